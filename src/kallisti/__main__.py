@@ -1,0 +1,5 @@
+"""Entry point for `python -m kallisti`."""
+
+from kallisti.cli.app import main
+
+main()

@@ -1,0 +1,30 @@
+"""The `kallisti` command: registers one sub-command per module."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="kallisti",
+    help="kallisti: card games written as rules. Play, show, validate and simulate rulesets.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _register() -> None:
+    from kallisti.cli import games, play, show, simulate, validate
+
+    app.command("list")(games.list_games)
+    app.command("show")(show.show)
+    app.command("play")(play.play)
+    app.command("validate")(validate.validate)
+    app.command("simulate")(simulate.simulate)
+
+
+_register()
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,6 @@
+"""`kallisti play` (being written)."""
+
+
+def play() -> None:
+    """Not yet available."""
+    raise SystemExit(2)

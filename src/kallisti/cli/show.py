@@ -1,0 +1,6 @@
+"""`kallisti show` (being written)."""
+
+
+def show() -> None:
+    """Not yet available."""
+    raise SystemExit(2)

@@ -1,0 +1,6 @@
+"""`kallisti simulate` (being written)."""
+
+
+def simulate() -> None:
+    """Not yet available."""
+    raise SystemExit(2)

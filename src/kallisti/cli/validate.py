@@ -1,0 +1,6 @@
+"""`kallisti validate` (being written)."""
+
+
+def validate() -> None:
+    """Not yet available."""
+    raise SystemExit(2)

@@ -1,0 +1,214 @@
+"""Parse expression text into a small tree of position-carrying nodes (no Lark tree escapes)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from lark import Lark, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from kallisti.errors import Finding, KallistiError, Pos, caret
+
+# Rule text comes from strangers: bound the work a single expression may cause.
+MAX_EXPRESSION_CHARS = 2_000
+MAX_EXPRESSION_DEPTH = 40
+MAX_INT_LITERAL = 10**9
+
+
+@dataclass(frozen=True)
+class Node:
+    """An expression node; `col` is the 0-based offset of its first character in the text."""
+
+    col: int
+
+
+@dataclass(frozen=True)
+class Num(Node):
+    value: int
+
+
+@dataclass(frozen=True)
+class Str(Node):
+    value: str
+
+
+@dataclass(frozen=True)
+class Bool(Node):
+    value: bool
+
+
+@dataclass(frozen=True)
+class Name(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class Attr(Node):
+    obj: Node
+    name: str
+
+
+@dataclass(frozen=True)
+class Op(Node):
+    """A unary or binary operator: `op` is the grammar rule's name (rel_eq, arith_add, op_and…)."""
+
+    op: str
+    args: tuple
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    func: str
+    args: tuple
+
+
+@dataclass(frozen=True)
+class Quant(Node):
+    """`all(p in tableau: p.size == 0)`: a bounded quantifier over a finite collection."""
+
+    func: str
+    var: str
+    iterable: Node
+    body: Node
+
+
+@dataclass(frozen=True)
+class ListLit(Node):
+    items: tuple
+
+
+@functools.lru_cache(maxsize=1)
+def parser() -> Lark:
+    """The LALR expression parser, built once."""
+    return Lark(
+        (Path(__file__).with_name("expr.lark")).read_text(),
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=False,
+    )
+
+
+def _col(meta) -> int:
+    return getattr(meta, "start_pos", 0) or 0
+
+
+@v_args(meta=True)
+class _ToNodes(Transformer):
+    """Turns Lark's tree into kallisti nodes, keeping each node's column."""
+
+    def number(self, meta, children):
+        value = int(children[0])
+        if value > MAX_INT_LITERAL:
+            raise _NodeError("number-too-large", f"number {children[0]} is larger than {MAX_INT_LITERAL}", children[0].start_pos)
+        return Num(children[0].start_pos, value)
+
+    def string(self, meta, children):
+        return Str(children[0].start_pos, str(children[0])[1:-1])
+
+    def true(self, meta, children):
+        return Bool(_col(meta), True)
+
+    def false(self, meta, children):
+        return Bool(_col(meta), False)
+
+    def name(self, meta, children):
+        return Name(children[0].start_pos, str(children[0]))
+
+    def attribute(self, meta, children):
+        obj, name = children
+        return Attr(obj.col, obj, str(name))
+
+    def call(self, meta, children):
+        func = children[0]
+        args = tuple(children[1]) if len(children) > 1 else ()
+        return Call(func.start_pos, str(func), args)
+
+    def quantifier(self, meta, children):
+        func, var, iterable, body = children
+        return Quant(func.start_pos, str(func), str(var), iterable, body)
+
+    def list(self, meta, children):
+        return ListLit(_col(meta), tuple(children[0]) if children else ())
+
+    def arguments(self, meta, children):
+        return children
+
+    def __default__(self, data, children, meta):
+        first = children[0]
+        col = first.col if isinstance(first, Node) else _col(meta)
+        if data in ("op_not", "arith_neg"):
+            col = _col(meta)
+        return Op(col, str(data), tuple(children))
+
+
+class _NodeError(Exception):
+    def __init__(self, code, message, offset):
+        super().__init__(message)
+        self.code, self.message, self.offset = code, message, offset
+
+
+_EXPECTED = {
+    "RPAR": "')'", "LPAR": "'('", "NAME": "a name", "INT": "a number", "COLON": "':'",
+    "RSQB": "']'", "COMMA": "','", "DOT": "'.'", "STRING": "a string",
+}
+
+
+def _describe_expected(expected) -> str:
+    names = sorted({_EXPECTED.get(e, None) or (f"'{e.lower()}'" if e.isalpha() else e) for e in expected})
+    keep = [n for n in names if not n.startswith("__")]
+    if len(keep) > 6:
+        return "an operator or the end of the expression"
+    return ", ".join(keep) if keep else "something else"
+
+
+def depth(node: Node) -> int:
+    """The nesting depth of a tree (bounded by MAX_EXPRESSION_DEPTH)."""
+    if isinstance(node, Attr):
+        return 1 + depth(node.obj)
+    if isinstance(node, Op) or isinstance(node, Call) or isinstance(node, ListLit):
+        kids = node.args if not isinstance(node, ListLit) else node.items
+        return 1 + max((depth(k) for k in kids), default=0)
+    if isinstance(node, Quant):
+        return 1 + max(depth(node.iterable), depth(node.body))
+    return 1
+
+
+def parse_expression(text: str, pos: Pos) -> Node:
+    """Parse `text` (written at `pos`) into a node tree, or raise KallistiError pointing into it."""
+    if not isinstance(text, str):
+        text = "true" if text is True else "false" if text is False else str(text)
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise KallistiError(Finding("expr-too-long", f"expression longer than {MAX_EXPRESSION_CHARS} characters", pos))
+    if any(ord(ch) < 32 and ch not in "\t\n" for ch in text):
+        raise KallistiError(Finding("expr-control-char", "control character in expression", pos))
+    try:
+        tree = parser().parse(text)
+        node = _ToNodes().transform(tree)
+    except VisitError as exc:
+        inner = exc.orig_exc
+        if isinstance(inner, _NodeError):
+            raise _located(inner.code, inner.message, text, pos, inner.offset) from None
+        raise
+    except UnexpectedEOF:
+        raise _located("expr-syntax", "the expression ends too early", text, pos, len(text)) from None
+    except UnexpectedCharacters as exc:
+        raise _located("expr-syntax", f"unexpected character {text[exc.pos_in_stream]!r}", text, pos, exc.pos_in_stream) from None
+    except UnexpectedToken as exc:
+        if exc.token.type == "$END":
+            raise _located("expr-syntax", f"the expression ends too early: expected {_describe_expected(exc.expected)}", text, pos, len(text)) from None
+        raise _located(
+            "expr-syntax", f"unexpected {exc.token.value!r}: expected {_describe_expected(exc.expected)}", text, pos, exc.token.start_pos
+        ) from None
+    except UnexpectedInput as exc:  # pragma: no cover - other Lark errors
+        raise _located("expr-syntax", str(exc).splitlines()[0], text, pos, getattr(exc, "pos_in_stream", 0) or 0) from None
+    if depth(node) > MAX_EXPRESSION_DEPTH:
+        raise KallistiError(Finding("expr-too-deep", f"expression nested deeper than {MAX_EXPRESSION_DEPTH} levels", pos))
+    return node
+
+
+def _located(code: str, message: str, text: str, pos: Pos, offset: int) -> KallistiError:
+    at = pos.shifted(offset) if "\n" not in text[:offset] else pos
+    excerpt = f"    {text}\n    {' ' * offset}^" if "\n" not in text else None
+    return KallistiError(Finding(code, message, at, excerpt=excerpt))

@@ -1,0 +1,1 @@
+"""The interpreter: cards, the expression compiler, rules, game state, moves and play."""

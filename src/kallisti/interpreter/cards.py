@@ -1,0 +1,127 @@
+"""The deck of a ruleset: cards as small ints, with rank, suit, colour and value in lookup tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kallisti.errors import KallistiError, Finding, Pos, did_you_mean
+
+NO_CARD_RANK = -100  # rank of the "no card" sentinel (the top of an empty pile): never adjacent to a real rank
+
+
+@dataclass(frozen=True)
+class Suit:
+    name: str
+    symbol: str
+    letter: str
+    color: str
+
+
+class Deck:
+    """Every physical card of the ruleset's packs, numbered 0..size-1; index `size` is "no card".
+
+    Rules see only rank, suit, colour, value and marks, so twins of a double pack are equal
+    for them (`kind[c]` is the same), yet each physical card stays distinct.
+    """
+
+    def __init__(self, spec: dict):
+        self.ranks: tuple[str, ...] = tuple(str(r) for r in spec["ranks"])
+        self.suits: tuple[Suit, ...] = tuple(
+            Suit(s["name"], s.get("symbol", s["name"][0].upper()), s.get("letter", s["name"][0].upper()), s["color"])
+            for s in spec["suits"]
+        )
+        self.colors: tuple[str, ...] = tuple(dict.fromkeys(s.color for s in self.suits))
+        packs = spec["packs"]
+        pack_suits = [list(range(len(self.suits)))] * packs if isinstance(packs, int) else [
+            [self.suit_index(name) for name in p["suits"]] for p in packs
+        ]
+        self.packs = len(pack_suits)
+        value_spec = spec.get("values", {})
+        rank_values: list[tuple[int, ...]] = []
+        for i, r in enumerate(self.ranks):
+            v = value_spec.get(r, i + 1)
+            rank_values.append(tuple(v) if isinstance(v, list) else (v,))
+        marks: dict[tuple[int, int], set[str]] = {}
+        for mark, cards in spec.get("marks", {}).items():
+            for c in cards:
+                marks.setdefault((self.rank_index(c["rank"]), self.suit_index(c["suit"])), set()).add(mark)
+        self.mark_names = tuple(spec.get("marks", {}))
+
+        rank, suit, color, value, values, pack, kind, mark = [], [], [], [], [], [], [], []
+        for p, suits in enumerate(pack_suits):
+            for s in suits:
+                for r in range(len(self.ranks)):
+                    rank.append(r)
+                    suit.append(s)
+                    color.append(self.colors.index(self.suits[s].color))
+                    value.append(rank_values[r][0])
+                    values.append(rank_values[r])
+                    pack.append(p)
+                    kind.append(s * len(self.ranks) + r)
+                    mark.append(frozenset(marks.get((r, s), ())))
+        self.size = len(rank)
+        # The sentinel "no card" at index `size`: its attributes match nothing real.
+        self.rank = tuple(rank) + (NO_CARD_RANK,)
+        self.suit = tuple(suit) + (-1,)
+        self.color = tuple(color) + (-1,)
+        self.value = tuple(value) + (0,)
+        self.values = tuple(values) + ((0,),)
+        self.pack = tuple(pack) + (-1,)
+        self.kind = tuple(kind) + (-1,)
+        self.marks = tuple(mark) + (frozenset(),)
+        self.kinds = len(self.suits) * len(self.ranks)
+
+    def rank_index(self, name, pos: Pos | None = None) -> int:
+        text = str(name)
+        if text in self.ranks:
+            return self.ranks.index(text)
+        raise KallistiError(
+            Finding("unknown-rank", f"unknown rank '{text}'; the ranks are {' '.join(self.ranks)}", pos or Pos("<deck>"),
+                    suggestion=did_you_mean(text, self.ranks))
+        )
+
+    def suit_index(self, name, pos: Pos | None = None) -> int:
+        for i, s in enumerate(self.suits):
+            if name in (s.name, s.symbol, s.letter):
+                return i
+        raise KallistiError(
+            Finding("unknown-suit", f"unknown suit '{name}'", pos or Pos("<deck>"), suggestion=did_you_mean(name, [s.name for s in self.suits]))
+        )
+
+    def name(self, card: int) -> str:
+        """A card's short name, e.g. `10♥`; `--` for no card."""
+        if card >= self.size:
+            return "--"
+        return f"{self.ranks[self.rank[card]]}{self.suits[self.suit[card]].symbol}"
+
+    def ascii_name(self, card: int) -> str:
+        return f"{self.ranks[self.rank[card]]}{self.suits[self.suit[card]].letter}"
+
+    def parse_card(self, text: str, pos: Pos | None = None) -> int:
+        """The kind of a card written as rank then suit (`10H`, `10♥`, `Qs`)."""
+        text = text.strip()
+        for cut in (len(text) - 1, len(text) - 2):
+            if cut <= 0:
+                continue
+            r, s = text[:cut], text[cut:]
+            if r.upper() in (x.upper() for x in self.ranks):
+                r = next(x for x in self.ranks if x.upper() == r.upper())
+                for i, suit in enumerate(self.suits):
+                    if s in (suit.symbol, suit.name) or s.upper() == suit.letter.upper():
+                        return i * len(self.ranks) + self.ranks.index(r)
+        raise KallistiError(Finding("bad-card", f"'{text}' is not a card of this deck (write rank then suit, e.g. 10H or 10♥)", pos or Pos("<deal>")))
+
+    def order_from_names(self, names: list[tuple[str, Pos]]) -> list[int]:
+        """Physical cards for a list of card names in dealing order; each name takes the next unused twin."""
+        free: dict[int, list[int]] = {}
+        for c in range(self.size - 1, -1, -1):
+            free.setdefault(self.kind[c], []).append(c)
+        order = []
+        for text, pos in names:
+            kind = self.parse_card(text, pos)
+            if not free.get(kind):
+                raise KallistiError(Finding("deal-too-many", f"'{text}' appears more often than the deck holds it", pos))
+            order.append(free[kind].pop())
+        if len(order) != self.size:
+            raise KallistiError(Finding("deal-size", f"the deal lists {len(order)} cards; the deck has {self.size}", names[-1][1] if names else Pos("<deal>")))
+        return order

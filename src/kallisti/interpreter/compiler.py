@@ -1,0 +1,406 @@
+"""Type-check expression trees and compile them to Python closures (no eval, no exec)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
+from kallisti.grammar.expressions import Attr, Bool, Call, ListLit, Name, Node, Num, Op, Quant, Str, parse_expression
+
+# Types of the expression language. A "list:T" is a finite collection of T.
+INT, BOOL, RANK, SUIT, COLOR, CARD, PILE, GROUP, STR, MARK, DECK = (
+    "int", "bool", "rank", "suit", "color", "card", "pile", "group", "str", "mark", "deck")
+CARDS, PILES, INTS, MARKS = "list:card", "list:pile", "list:int", "list:mark"
+
+# Which variables each kind of rule may name, and their types.
+BUILD_SCOPE = {"card": CARD, "top": CARD, "pile": PILE, "source": PILE, "cards": CARDS, "count": INT}
+EMPTY_SCOPE = {"card": CARD, "pile": PILE, "source": PILE, "cards": CARDS, "count": INT}
+TAKE_SCOPE = {"card": CARD, "cards": CARDS, "count": INT, "pile": PILE}
+SEQUENCE_SCOPE = {"card": CARD, "top": CARD}
+CARD_SCOPE = {"card": CARD}
+STATE_SCOPE: dict[str, str] = {}
+MOVE_SCOPE = BUILD_SCOPE
+
+MAX_INT_RESULT = 10**18  # arithmetic results beyond this are refused at run time
+
+
+class Ctx:
+    """The values an expression reads while it runs; one instance is reused for many evaluations."""
+
+    __slots__ = ("state", "card", "top", "cards", "count", "pile", "source", "locals")
+
+    def __init__(self, state=None):
+        self.state = state
+        self.card = self.top = self.pile = self.source = -1
+        self.cards: list[int] = []
+        self.count = 0
+        self.locals: dict[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A compiled expression: `fn(ctx)` computes it; `uses` names the variables it reads."""
+
+    fn: Callable[[Ctx], Any]
+    type: str
+    uses: frozenset
+    text: str
+
+
+def _const(value):
+    """A constant's closure, marked so that operators can fold it."""
+    fn = lambda c: value  # noqa: E731
+    fn.const = value
+    return fn
+
+
+class RuleRuntimeError(Exception):
+    """An expression failed while running (e.g. arithmetic overflow); the move is refused."""
+
+
+class Compiler:
+    """Compiles expressions against one ruleset's deck and pile groups."""
+
+    def __init__(self, deck, groups: dict[str, range], group_of: list[str]):
+        self.deck = deck
+        self.groups = groups  # group name -> range of global pile indexes
+        self.group_of = group_of  # global pile index -> group name
+        self.group_start = {name: r.start for name, r in groups.items()}
+        self.constants: dict[str, tuple[str, Any]] = {}
+        for i, r in enumerate(deck.ranks):
+            if r.isidentifier():
+                self.constants[r] = (RANK, i)
+        for i, s in enumerate(deck.suits):
+            self.constants[s.name] = (SUIT, i)
+        for i, c in enumerate(deck.colors):
+            self.constants[c] = (COLOR, i)
+        for m in deck.mark_names:
+            self.constants[m] = (MARK, m)
+        self.constants["first"] = (RANK, 0)
+        self.constants["last"] = (RANK, len(deck.ranks) - 1)
+        self.constants["ranks"] = (INT, len(deck.ranks))
+
+    # -- public -------------------------------------------------------------------------
+    def compile(self, text, pos: Pos, scope: dict[str, str], want: str | None = BOOL) -> Compiled:
+        """Parse and compile `text`; raise KallistiError (with a position inside the text) on any fault."""
+        if isinstance(text, bool):
+            text = "true" if text else "false"
+        text = str(text)
+        node = parse_expression(text, pos)
+        self._text, self._pos, self._uses = text, pos, set()
+        fn, typ = self._compile(node, dict(scope))
+        if want is not None and typ != want:
+            raise self._error(node, "expr-type", f"this expression is a {typ}; a {want} is needed here")
+        return Compiled(fn, typ, frozenset(self._uses), text)
+
+    # -- helpers ------------------------------------------------------------------------
+    def _error(self, node: Node, code: str, message: str, suggestion: str | None = None) -> KallistiError:
+        excerpt = f"    {self._text}\n    {' ' * node.col}^" if "\n" not in self._text else None
+        return KallistiError(Finding(code, message, self._pos.shifted(node.col), suggestion=suggestion, excerpt=excerpt))
+
+    def _compile(self, node: Node, scope: dict[str, str]):
+        method = getattr(self, "_c_" + type(node).__name__)
+        return method(node, scope)
+
+    def _c_Num(self, node: Num, scope):
+        return _const(node.value), INT
+
+    def _c_Str(self, node: Str, scope):
+        v = node.value
+        return (lambda c: v), STR
+
+    def _c_Bool(self, node: Bool, scope):
+        return _const(node.value), BOOL
+
+    def _c_Name(self, node: Name, scope):
+        name = node.name
+        if name in scope:
+            self._uses.add(name)
+            typ = scope[name]
+            if name in ("card", "top", "cards", "count", "pile", "source"):
+                getter = _SLOT_GETTERS[name]
+                return getter, typ
+            return (lambda c: c.locals[name]), typ
+        if name in self.groups:
+            self._uses.add("state")
+            return _const(name), GROUP
+        if name == "deck":
+            return (lambda c: None), DECK
+        if name in self.constants:
+            typ, v = self.constants[name]
+            return _const(v), typ
+        choices = list(scope) + list(self.groups) + list(self.constants) + ["deck"]
+        raise self._error(node, "unknown-name", f"unknown name '{name}'", did_you_mean(name, choices))
+
+    def _c_Attr(self, node: Attr, scope):
+        obj_fn, obj_type = self._compile(node.obj, scope)
+        return self._attribute(node, obj_fn, obj_type, node.name)
+
+    def _attribute(self, node: Attr, obj_fn, obj_type: str, name: str):
+        """The one place that decides what rule text may read: the card and pile vocabulary."""
+        d = self.deck
+        if obj_type == CARD:
+            table = {"rank": (d.rank, RANK), "suit": (d.suit, SUIT), "color": (d.color, COLOR), "colour": (d.color, COLOR),
+                     "value": (d.value, INT), "values": (d.values, INTS), "marks": (d.marks, MARKS), "pack": (d.pack, INT)}.get(name)
+            if table is not None:
+                lookup, typ = table
+                if isinstance(node.obj, Name) and node.obj.name in ("card", "top"):
+                    slot = node.obj.name  # the common case, specialised: one closure, one tuple lookup
+                    if slot == "card":
+                        return (lambda c: lookup[c.card]), typ
+                    return (lambda c: lookup[c.top]), typ
+                return (lambda c: lookup[obj_fn(c)]), typ
+            if name == "face_up":
+                self._uses.add("state")
+                return (lambda c: _card_face_up(c, obj_fn(c))), BOOL
+        elif obj_type == PILE:
+            self._uses.add("state")
+            getter = _PILE_ATTRS.get(name)
+            if getter is not None:
+                fn, typ = getter
+                if name == "index":
+                    starts = self.group_start
+                    group_of = self.group_of
+                    return (lambda c: obj_fn(c) - starts[group_of[obj_fn(c)]] + 1), INT
+                return (lambda c: fn(c.state, obj_fn(c))), typ
+        elif obj_type == GROUP:
+            self._uses.add("state")
+            groups = self.groups
+            if name == "size":
+                if hasattr(obj_fn, "const"):
+                    gname = obj_fn.const
+                    return (lambda c: c.state.sizes[gname]), INT
+                return (lambda c: c.state.sizes[obj_fn(c)]), INT
+            if name == "count":
+                return (lambda c: len(groups[obj_fn(c)])), INT
+            if name == "empty":
+                return (lambda c: all(not c.state.piles[i] for i in groups[obj_fn(c)])), BOOL
+            if name == "piles":
+                return (lambda c: list(groups[obj_fn(c)])), PILES
+        elif obj_type in (CARDS, PILES, INTS, MARKS):
+            if name == "size":
+                return (lambda c: len(obj_fn(c))), INT
+            if obj_type == CARDS and name in ("top", "bottom"):
+                no_card = d.size
+                index = -1 if name == "top" else 0
+                return (lambda c: (obj_fn(c) or (no_card,))[index]), CARD
+        elif obj_type == DECK:
+            if name == "size":
+                return _const(d.size), INT
+            if name == "packs":
+                return _const(d.packs), INT
+        known = {CARD: ["rank", "suit", "color", "value", "values", "marks", "pack", "face_up"], PILE: list(_PILE_ATTRS),
+                 GROUP: ["size", "count", "empty", "piles"], DECK: ["size", "packs"]}.get(obj_type, ["size"])
+        raise self._error(node, "unknown-attribute", f"a {obj_type} has no attribute '{name}'", did_you_mean(name, known))
+
+    def _c_ListLit(self, node: ListLit, scope):
+        parts = [self._compile(item, scope) for item in node.items]
+        types = {t for _, t in parts}
+        if len(types) > 1:
+            raise self._error(node, "expr-type", "a list's items must all be of one type")
+        typ = "list:" + (types.pop() if types else INT)
+        fns = [f for f, _ in parts]
+        if all(isinstance(i, (Num, Name)) for i in node.items):
+            try:
+                frozen = frozenset(f(None) for f in fns)  # constants: fold once
+                return (lambda c: frozen), typ
+            except AttributeError:
+                pass
+        return (lambda c: [f(c) for f in fns]), typ
+
+    def _c_Call(self, node: Call, scope):
+        if node.func in ("abs", "min", "max"):
+            parts = [self._compile(a, scope) for a in node.args]
+            if not parts or any(t != INT for _, t in parts) or (node.func == "abs" and len(parts) != 1):
+                raise self._error(node, "expr-type", f"{node.func}() takes {'one number' if node.func == 'abs' else 'numbers'}")
+            fns = [f for f, _ in parts]
+            if node.func == "abs":
+                f0 = fns[0]
+                return (lambda c: abs(f0(c))), INT
+            builtin = min if node.func == "min" else max
+            return (lambda c: builtin(f(c) for f in fns)), INT
+        if node.func in ("all", "any", "count", "sum"):
+            raise self._error(node, "expr-syntax", f"{node.func}() needs a variable: {node.func}(x in COLLECTION: CONDITION)")
+        raise self._error(node, "unknown-function", f"unknown function '{node.func}'",
+                          did_you_mean(node.func, ["abs", "min", "max", "all", "any", "count", "sum"]))
+
+    def _c_Quant(self, node: Quant, scope):
+        it_fn, it_type = self._compile(node.iterable, scope)
+        if it_type == GROUP:
+            groups = self.groups
+            src = it_fn
+            it_fn, it_type = (lambda c: groups[src(c)]), PILES
+        if not it_type.startswith("list:"):
+            raise self._error(node.iterable, "expr-type", f"cannot go through a {it_type}; a group, a pile's cards or a list is needed")
+        inner = dict(scope)
+        inner[node.var] = it_type[5:]
+        body_fn, body_type = self._compile(node.body, inner)
+        var = node.var
+        want = INT if node.func == "sum" else BOOL
+        if body_type != want:
+            raise self._error(node.body, "expr-type", f"the body of {node.func}() must be a {want}")
+
+        def each(c):
+            saved = c.locals.get(var)
+            for item in it_fn(c):
+                c.locals[var] = item
+                yield body_fn(c)
+            c.locals[var] = saved
+
+        if node.func == "all":
+            return (lambda c: all(each(c))), BOOL
+        if node.func == "any":
+            return (lambda c: any(each(c))), BOOL
+        if node.func == "count":
+            return (lambda c: sum(1 for v in each(c) if v)), INT
+        if node.func == "sum":
+            return (lambda c: sum(each(c))), INT
+        raise self._error(node, "unknown-function", f"'{node.func}' is not a quantifier", "use all, any, count or sum")
+
+    def _c_Op(self, node: Op, scope):
+        op = node.op
+        if op in ("op_and", "op_or"):
+            (a, ta), (b, tb) = (self._compile(x, scope) for x in node.args)
+            for t, x in ((ta, node.args[0]), (tb, node.args[1])):
+                if t != BOOL:
+                    raise self._error(x, "expr-type", f"'{op[3:]}' needs true/false on both sides, not a {t}")
+            if op == "op_and":
+                return (lambda c: a(c) and b(c)), BOOL
+            return (lambda c: a(c) or b(c)), BOOL
+        if op == "op_not":
+            a, ta = self._compile(node.args[0], scope)
+            if ta != BOOL:
+                raise self._error(node.args[0], "expr-type", f"'not' needs true/false, not a {ta}")
+            return (lambda c: not a(c)), BOOL
+        if op == "arith_neg":
+            a, ta = self._compile(node.args[0], scope)
+            if ta != INT:
+                raise self._error(node, "expr-type", f"cannot negate a {ta}")
+            return (lambda c: -a(c)), INT
+        left, right = node.args
+        (a, ta), (b, tb) = self._compile(left, scope), self._compile(right, scope)
+        if op.startswith("rel_"):
+            return self._relation(node, op, a, ta, left, b, tb, right)
+        return self._arith(node, op, a, ta, b, tb)
+
+    def _rank_literal(self, node: Node) -> int:
+        """A number written where a rank is meant: the rank of that name (`10` is the ten)."""
+        name = str(node.value)
+        if name not in self.deck.ranks:
+            raise self._error(node, "unknown-rank", f"{name} is not a rank of this deck", f"the ranks are {' '.join(self.deck.ranks)}")
+        v = self.deck.ranks.index(name)
+        return v
+
+    def _relation(self, node, op, a, ta, left, b, tb, right):
+        if op in ("rel_in", "rel_not_in"):
+            if not tb.startswith("list:") or (tb[5:] != ta and not (ta == INT and tb == INTS)):
+                if tb.startswith("list:") and tb[5:] == RANK and ta == INT and isinstance(left, Num):
+                    v = self._rank_literal(left)
+                    a, ta = (lambda c: v), RANK
+                elif tb == GROUP and ta == PILE:
+                    groups = self.groups
+                    if hasattr(b, "const"):
+                        members = groups[b.const]
+                        fn = (lambda c: a(c) in members) if op == "rel_in" else (lambda c: a(c) not in members)
+                    else:
+                        fn = (lambda c: a(c) in groups[b(c)]) if op == "rel_in" else (lambda c: a(c) not in groups[b(c)])
+                    return fn, BOOL
+                else:
+                    raise self._error(node, "expr-type", f"cannot test a {ta} for membership in a {tb}")
+            if op == "rel_in":
+                return (lambda c: a(c) in b(c)), BOOL
+            return (lambda c: a(c) not in b(c)), BOOL
+        # A number compared with a rank names that rank.
+        if ta == RANK and tb == INT and isinstance(right, Num):
+            b, tb = _const(self._rank_literal(right)), RANK
+        elif tb == RANK and ta == INT and isinstance(left, Num):
+            a, ta = _const(self._rank_literal(left)), RANK
+        if ta != tb:
+            raise self._error(node, "expr-type", f"cannot compare a {ta} with a {tb}")
+        if op in ("rel_lt", "rel_le", "rel_gt", "rel_ge") and ta not in (INT, RANK):
+            raise self._error(node, "expr-type", f"a {ta} has no order; only numbers and ranks do")
+        return _relation_fn(op, a, b), BOOL
+
+    def _arith(self, node, op, a, ta, b, tb):
+        if op in ("arith_add", "arith_sub"):
+            if ta == INT and tb == INT:
+                typ = INT
+            elif ta == RANK and tb == INT:
+                typ = RANK
+            elif ta == INT and tb == RANK and op == "arith_add":
+                typ = RANK
+            elif ta == RANK and tb == RANK and op == "arith_sub":
+                typ = INT
+            else:
+                raise self._error(node, "expr-type", f"cannot {'add' if op == 'arith_add' else 'subtract'} a {tb} {'to' if op == 'arith_add' else 'from'} a {ta}")
+            if op == "arith_add":
+                return (lambda c: a(c) + b(c)), typ
+            return (lambda c: a(c) - b(c)), typ
+        if ta != INT or tb != INT:
+            raise self._error(node, "expr-type", f"'{ {'arith_mul': '*', 'arith_div': '//', 'arith_mod': '%'}[op]}' needs numbers, not a {ta} and a {tb}")
+        if op == "arith_mul":
+            def mul(c):
+                v = a(c) * b(c)
+                if -MAX_INT_RESULT <= v <= MAX_INT_RESULT:
+                    return v
+                raise RuleRuntimeError(f"a product exceeds {MAX_INT_RESULT} in `{self_text}`")
+            self_text = self._text
+            return mul, INT
+        if op == "arith_div":
+            return (lambda c: (a(c) // d) if (d := b(c)) else 0), INT
+        return (lambda c: (a(c) % d) if (d := b(c)) else 0), INT
+
+
+def _card_face_up(c: Ctx, card: int) -> bool:
+    """Whether a card is face up: moving cards are; a pile's top is unless it lies face down."""
+    if card == c.top and c.pile >= 0:
+        st = c.state
+        return len(st.piles[c.pile]) > st.down[c.pile]
+    return True
+
+
+_SLOT_GETTERS = {
+    "card": lambda c: c.card,
+    "top": lambda c: c.top,
+    "cards": lambda c: c.cards,
+    "count": lambda c: c.count,
+    "pile": lambda c: c.pile,
+    "source": lambda c: c.source,
+}
+
+_PILE_ATTRS = {
+    "size": (lambda st, p: len(st.piles[p]), INT),
+    "empty": (lambda st, p: not st.piles[p], BOOL),
+    "top": (lambda st, p: st.piles[p][-1] if st.piles[p] else st.no_card, CARD),
+    "face_up": (lambda st, p: len(st.piles[p]) - st.down[p], INT),
+    "face_down": (lambda st, p: st.down[p], INT),
+    "cards": (lambda st, p: st.piles[p], CARDS),
+    "index": (None, INT),
+}
+
+def _relation_fn(op, a, b):
+    """A comparison closure; a constant right-hand side is folded in."""
+    if hasattr(b, "const"):
+        v = b.const
+        return _FOLDED[op](a, v)
+    return _RELATIONS[op](a, b)
+
+
+_FOLDED = {
+    "rel_eq": lambda a, v: (lambda c: a(c) == v),
+    "rel_ne": lambda a, v: (lambda c: a(c) != v),
+    "rel_lt": lambda a, v: (lambda c: a(c) < v),
+    "rel_le": lambda a, v: (lambda c: a(c) <= v),
+    "rel_gt": lambda a, v: (lambda c: a(c) > v),
+    "rel_ge": lambda a, v: (lambda c: a(c) >= v),
+}
+
+_RELATIONS = {
+    "rel_eq": lambda a, b: (lambda c: a(c) == b(c)),
+    "rel_ne": lambda a, b: (lambda c: a(c) != b(c)),
+    "rel_lt": lambda a, b: (lambda c: a(c) < b(c)),
+    "rel_le": lambda a, b: (lambda c: a(c) <= b(c)),
+    "rel_gt": lambda a, b: (lambda c: a(c) > b(c)),
+    "rel_ge": lambda a, b: (lambda c: a(c) >= b(c)),
+}

@@ -1,0 +1,541 @@
+"""Play one game of a ruleset: legal moves, apply and undo, automatic and compulsory moves, end and score."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kallisti.errors import Finding, KallistiError, Pos
+from kallisti.interpreter.compiler import Ctx, RuleRuntimeError
+from kallisti.interpreter.state import initial_state, shuffled_order
+
+MAX_AUTO_MOVES = 10_000  # automatic moves in a row before the engine stops them (a ruleset cannot loop forever)
+NOT_INDEXED = -2  # index key of a pile whose top is face down: it accepts no card
+
+
+@dataclass(frozen=True)
+class Status:
+    """Where a game stands: `playing`, `won` or `lost`, with the reason."""
+
+    outcome: str
+    reason: str = ""
+
+
+class Game:
+    """One game: the state, the move generator and the history for undo/redo.
+
+    Moves are small ints: a card move is `(n * P + src) * P + dst` (P piles, n cards);
+    a deal from stock pile s is `s`, a redeal of it is `P + s`.
+    """
+
+    def __init__(self, rules, seed: int | None = 1, order: list[int] | None = None, deal_number: int = 0):
+        self.rules = rules
+        self.deck = rules.deck
+        self.seed = seed
+        self.order = list(order) if order is not None else shuffled_order(rules.deck.size, seed or 0, deal_number)
+        self.state = initial_state(rules, self.order)
+        self.ctx = Ctx(self.state)
+        self.P = rules.pile_count
+        self.history: list[list] = []  # one entry per player step: the undo records of its moves
+        self.redo_stack: list[int] = []
+        self.moves_played = 0
+        self.events: list[dict] = []  # the player's steps, for saves and replays
+        self._build_indexes()
+
+    def arrange(self, layout: dict[str, str], down: dict[str, int] | None = None) -> "Game":
+        """Set up a position by hand (for scenarios and tests): `{"t1": "9S 8S", "f1": "AS"}`, cards bottom first.
+
+        Piles not named are emptied; `down` gives how many cards at the bottom of a pile lie face down.
+        Each card name takes the next unused physical twin, so no card appears twice.
+        """
+        from kallisti.errors import Pos
+
+        free: dict[int, list[int]] = {}
+        for c in range(self.deck.size - 1, -1, -1):
+            free.setdefault(self.deck.kind[c], []).append(c)
+        st = self.state
+        for p in range(self.P):
+            st.piles[p] = []
+            st.down[p] = 0
+        for tag, text in layout.items():
+            p = self.rules.pile_of_tag[tag]
+            for name in text.split():
+                kind = self.deck.parse_card(name, Pos("<layout>"))
+                if not free.get(kind):
+                    raise ValueError(f"{name} is used more often than the deck holds it")
+                st.piles[p].append(free[kind].pop())
+        for tag, n in (down or {}).items():
+            st.down[self.rules.pile_of_tag[tag]] = n
+        for name, g in self.rules.groups.items():
+            st.sizes[name] = sum(len(st.piles[p]) for p in g.piles)
+        self.history.clear()
+        self.redo_stack.clear()
+        self.events.clear()
+        self.top_key = [None] * self.P
+        self.dests = [[] for _ in range(self.deck.kinds)]
+        self.empties = [[] for _ in self.group_list]
+        for p in range(self.P):
+            self._refresh(p)
+        return self
+
+    # -- indexes for fast move generation ------------------------------------------------
+    def _build_indexes(self) -> None:
+        rules = self.rules
+        groups = list(rules.groups.values())
+        self.group_list = groups
+        self.gindex = rules.gindex
+        tables = rules.move_tables()
+        self.onto, self.empty_ok, self.take_max, self.take_counts = tables
+        # Per source pile: (pile, most cards that may leave at once, sequence rule or None, count table).
+        self.source_info = [
+            (p, self.take_max[gi], None if g.sequence.always else g.sequence, self._count_table(gi))
+            for gi, g in enumerate(groups) if self.take_max[gi] > 0 for p in g.piles]
+        targets = [gi for gi, g in enumerate(groups) if not (g.build.never and g.empty.never)]
+        kinds = self.deck.kinds
+        kind_rep = {}
+        for c in range(self.deck.size):
+            kind_rep.setdefault(self.deck.kind[c], c)
+        # Per target group and top kind: the card kinds that may go on it; per group: the kinds a space takes.
+        self.accepted_on = [None] * len(groups)
+        self.space_kinds = [()] * len(groups)
+        for tg in targets:
+            if self.onto[tg]:
+                inverse: dict[int, list[int]] = {}
+                for k, c in kind_rep.items():
+                    for t in self.onto[tg][c]:
+                        inverse.setdefault(t, []).append(k)
+                self.accepted_on[tg] = {t: tuple(ks) for t, ks in inverse.items()}
+            if self.empty_ok[tg] is not None:
+                self.space_kinds[tg] = tuple(k for k, c in kind_rep.items() if self.empty_ok[tg][c])
+        self.general_targets = [(tg, self.onto[tg] is None, self.empty_ok[tg] is None) for tg in targets
+                                if self.onto[tg] is None or self.empty_ok[tg] is None]
+        self.flip = [groups[self.gindex[p]].flip for p in range(self.P)]
+        self.kind = self.deck.kind
+        self.gname = self.rules.group_of
+        self.stock_piles = [g.piles[0] for g in groups if g.turn is not None]
+        # dests[kind]: the piles that would take a card of that kind right now, kept up to date as tops change.
+        self.dests: list[list[int]] = [[] for _ in range(kinds)]
+        self.empties: list[list[int]] = [[] for _ in groups]
+        self.top_key = [None] * self.P
+        for p in range(self.P):
+            self._refresh(p)
+
+    def _count_table(self, gi: int):
+        """The take rule's count table, or None when every count up to the maximum is allowed."""
+        counts = self.take_counts[gi]
+        if counts and all(counts[n] for n in range(1, self.take_max[gi] + 1)):
+            return None
+        return counts
+
+    def _refresh(self, p: int) -> None:
+        """Re-file pile p in the destination index after its top card changed."""
+        pile = self.state.piles[p]
+        if not pile:
+            key = -1
+        elif len(pile) <= self.state.down[p]:
+            key = NOT_INDEXED
+        else:
+            key = self.kind[pile[-1]]
+        old = self.top_key[p]
+        if old == key:
+            return
+        gi = self.gindex[p]
+        dests = self.dests
+        if old is not None:
+            if old == -1:
+                self.empties[gi].remove(p)
+                for k in self.space_kinds[gi]:
+                    dests[k].remove(p)
+            elif old != NOT_INDEXED and self.accepted_on[gi] is not None:
+                for k in self.accepted_on[gi].get(old, ()):
+                    dests[k].remove(p)
+        self.top_key[p] = key
+        if key == -1:
+            self.empties[gi].append(p)
+            for k in self.space_kinds[gi]:
+                dests[k].append(p)
+        elif key != NOT_INDEXED and self.accepted_on[gi] is not None:
+            for k in self.accepted_on[gi].get(key, ()):
+                dests[k].append(p)
+
+    # -- move generation -------------------------------------------------------------------
+    def legal_moves(self) -> list[int]:
+        """Every legal move in this position (only the compulsory ones, when any exists)."""
+        moves = self._all_moves()
+        if self.rules.compulsory and moves:
+            forced = [m for m in moves if self._matches_any(self.rules.compulsory, m)]
+            if forced:
+                return forced
+        return moves
+
+    def _all_moves(self) -> list[int]:
+        st = self.state
+        piles, down = st.piles, st.down
+        P = self.P
+        out: list[int] = []
+        for s in self.stock_piles:
+            if piles[s]:
+                out.append(s)
+            elif self._may_redeal(s):
+                out.append(P + s)
+        dests, kind = self.dests, self.deck.kind
+        general = self.general_targets
+        for src, limit, seq, counts in self.source_info:
+            pile = piles[src]
+            if not pile:
+                continue
+            up = len(pile) - down[src]
+            if up <= 0:
+                continue
+            if limit == 1 and counts is None and not general:
+                # The common case: one card at a time, every target tabulated: a single index lookup.
+                lst = dests[kind[pile[-1]]]
+                if lst:
+                    head = (P + src) * P
+                    for d in lst:
+                        if d != src:
+                            out.append(head + d)
+                continue
+            if limit > up:
+                limit = up
+            n = 1
+            while n <= limit:
+                if n > 1 and seq is not None:
+                    if seq.pair_table is not None:
+                        if not seq.pair_table[pile[-n + 1] * seq.stride + pile[-n]]:
+                            break
+                    elif not self._sequence_ok(seq, pile, n):
+                        break
+                if counts is not None and not (counts[n] if counts else self._take_ok(src, n)):
+                    n += 1
+                    continue
+                c = pile[-n]
+                head = (n * P + src) * P
+                for d in dests[kind[c]]:
+                    if d != src:
+                        out.append(head + d)
+                if general:
+                    for tg, builds, spaces in general:
+                        if builds:
+                            self._general_builds(out, tg, src, n, head)
+                        if spaces:
+                            self._general_empties(out, tg, src, n, head)
+                n += 1
+        return out
+
+    def _sequence_ok(self, seq, pile, n) -> bool:
+        ctx = self.ctx
+        ctx.card, ctx.top = pile[-n + 1], pile[-n]
+        return self._allows(seq, ctx)
+
+    def _take_ok(self, src, n) -> bool:
+        group = self.group_list[self.gindex[src]]
+        ctx = self.ctx
+        pile = self.state.piles[src]
+        ctx.cards = pile[-n:]
+        ctx.card, ctx.count, ctx.pile, ctx.top, ctx.source = pile[-n], n, src, -1, src
+        return self._allows(group.take, ctx)
+
+    def _general_builds(self, out, tg, src, n, head) -> None:
+        group = self.group_list[tg]
+        st = self.state
+        pile = st.piles[src]
+        ctx = self._move_ctx(src, n)
+        for d in group.piles:
+            dp = st.piles[d]
+            if d != src and dp and len(dp) > st.down[d]:
+                ctx.top, ctx.pile = dp[-1], d
+                if self._allows(group.build, ctx):
+                    out.append(head + d)
+
+    def _general_empties(self, out, tg, src, n, head) -> None:
+        group = self.group_list[tg]
+        ctx = self._move_ctx(src, n)
+        for d in self.empties[tg]:
+            ctx.top, ctx.pile = self.state.no_card, d
+            if self._allows(group.empty, ctx):
+                out.append(head + d)
+
+    def _move_ctx(self, src: int, n: int) -> Ctx:
+        ctx = self.ctx
+        pile = self.state.piles[src]
+        ctx.cards = pile[-n:]
+        ctx.card, ctx.count, ctx.source = pile[-n], n, src
+        return ctx
+
+    @staticmethod
+    def _allows(rule, ctx) -> bool:
+        try:
+            return rule.allows(ctx)
+        except RuleRuntimeError:
+            return False
+
+    def _may_redeal(self, s: int) -> bool:
+        g = self.group_list[self.gindex[s]]
+        if g.redeals == 0:
+            return False
+        if g.redeals > 0 and self.state.redeals[g.name] >= g.redeals:
+            return False
+        return bool(self.state.piles[self._redeal_source(g)])
+
+    def _redeal_source(self, g) -> int:
+        name = g.redeal_from or g.turn["to"]
+        return self.rules.groups[name].piles[0]
+
+    # -- decoding ----------------------------------------------------------------------------
+    def decode(self, m: int) -> tuple[str, int, int, int]:
+        """(kind, src, dst, n) of a move: kind is `move`, `deal` or `redeal`."""
+        P = self.P
+        if m < P:
+            return ("deal", m, -1, 0)
+        if m < 2 * P and m < P * P:
+            return ("redeal", m - P, -1, 0)
+        n, rest = divmod(m, P * P)
+        src, dst = divmod(rest, P)
+        return ("move", src, dst, n)
+
+    def encode(self, src: int, dst: int, n: int) -> int:
+        return (n * self.P + src) * self.P + dst
+
+    # -- applying moves ---------------------------------------------------------------------
+    def apply(self, m: int):
+        """Make move m (assumed legal) and return what undo needs."""
+        P = self.P
+        st = self.state
+        piles, down = st.piles, st.down
+        if m >= P * P:
+            n, rest = divmod(m, P * P)
+            src, dst = divmod(rest, P)
+            pile = piles[src]
+            moved = pile[-n:]
+            del pile[-n:]
+            piles[dst].extend(moved)
+            flipped = False
+            if down[src] and down[src] == len(pile) and self.flip[src]:
+                down[src] -= 1
+                flipped = True
+            gs, gd = self.gname[src], self.gname[dst]
+            if gs != gd:
+                st.sizes[gs] -= n
+                st.sizes[gd] += n
+            self._refresh(src)
+            self._refresh(dst)
+            self.moves_played += 1
+            return (m, flipped)
+        if m < P:
+            return self._deal(m)
+        return self._redeal(m - P)
+
+    def _deal(self, s: int):
+        st = self.state
+        g = self.group_list[self.gindex[s]]
+        turn = g.turn
+        target = self.rules.groups[turn["to"]]
+        stock = st.piles[s]
+        placed = []
+        if turn.get("each"):
+            dests = list(target.piles)
+        else:
+            dests = [target.piles[0]] * turn.get("count", 1)
+        for d in dests:
+            if not stock:
+                break
+            st.piles[d].append(stock.pop())
+            placed.append(d)
+            self._refresh(d)
+        st.down[s] = min(st.down[s], len(stock))
+        st.sizes[g.name] -= len(placed)
+        st.sizes[target.name] += len(placed)
+        self._refresh(s)
+        self.moves_played += 1
+        return (s, tuple(placed))
+
+    def _redeal(self, s: int):
+        st = self.state
+        g = self.group_list[self.gindex[s]]
+        src = self._redeal_source(g)
+        cards = st.piles[src]
+        down_before = st.down[src]
+        st.piles[s].extend(reversed(cards))
+        st.down[s] = len(st.piles[s])
+        n = len(cards)
+        st.piles[src] = []
+        st.down[src] = 0
+        st.redeals[g.name] += 1
+        src_group = self.group_list[self.gindex[src]].name
+        st.sizes[src_group] -= n
+        st.sizes[g.name] += n
+        self._refresh(src)
+        self._refresh(s)
+        self.moves_played += 1
+        return (self.P + s, src, n, down_before)
+
+    def undo_record(self, record) -> None:
+        """Reverse one move given the record `apply` returned."""
+        P = self.P
+        st = self.state
+        m = record[0]
+        self.moves_played -= 1
+        if m >= P * P:
+            n, rest = divmod(m, P * P)
+            src, dst = divmod(rest, P)
+            if record[1]:
+                st.down[src] += 1
+            dp = st.piles[dst]
+            moved = dp[-n:]
+            del dp[-n:]
+            st.piles[src].extend(moved)
+            gs, gd = self.gindex[src], self.gindex[dst]
+            if gs != gd:
+                st.sizes[self.group_list[gs].name] += n
+                st.sizes[self.group_list[gd].name] -= n
+            self._refresh(src)
+            self._refresh(dst)
+        elif m < P:
+            s, placed = m, record[1]
+            g = self.group_list[self.gindex[s]]
+            for d in reversed(placed):
+                st.piles[s].append(st.piles[d].pop())
+                st.sizes[self.group_list[self.gindex[d]].name] -= 1
+                self._refresh(d)
+            st.down[s] = len(st.piles[s]) if st.down[s] == len(st.piles[s]) - len(placed) else st.down[s]
+            st.sizes[g.name] += len(placed)
+            self._refresh(s)
+        else:
+            s = m - P
+            _, src, n, down_before = record
+            g = self.group_list[self.gindex[s]]
+            stock = st.piles[s]
+            back = stock[len(stock) - n:]
+            del stock[len(stock) - n:]
+            st.down[s] = min(st.down[s], len(stock))
+            st.piles[src] = list(reversed(back))
+            st.down[src] = down_before
+            st.redeals[g.name] -= 1
+            st.sizes[self.group_list[self.gindex[src]].name] += n
+            st.sizes[g.name] -= n
+            self._refresh(src)
+            self._refresh(s)
+
+    # -- steps: a player's move plus the automatic moves it triggers ------------------------
+    def play(self, m: int) -> list[int]:
+        """Make a legal move as a player step, then the ruleset's automatic moves; returns the moves made."""
+        from kallisti.interpreter.notation import describe
+
+        self.events.append({"type": "move", "move": describe(self, m)})
+        made = self._step(m)
+        self.redo_stack.clear()
+        return made
+
+    def _step(self, m: int) -> list[int]:
+        records = [self.apply(m)]
+        made = [m]
+        for am, rec in self._auto_moves(("each-move",)):
+            records.append(rec)
+            made.append(am)
+        self.history.append(records)
+        return made
+
+    def play_auto(self) -> list[int]:
+        """The `a` command: every automatic move the ruleset declares, as one undoable step."""
+        records, made = [], []
+        for am, rec in self._auto_moves(("each-move", "on-request")):
+            records.append(rec)
+            made.append(am)
+        if records:
+            self.events.append({"type": "auto"})
+            self.history.append(records)
+            self.redo_stack.clear()
+        return made
+
+    def _auto_moves(self, triggers):
+        patterns = [p for p in self.rules.auto if p.trigger in triggers]
+        if not patterns:
+            return
+        for _ in range(MAX_AUTO_MOVES):
+            if self.status().outcome != "playing":
+                return
+            found = None
+            for m in self.legal_moves():
+                if self._matches_any(patterns, m):
+                    found = m
+                    break
+            if found is None:
+                return
+            yield found, self.apply(found)
+
+    def _matches_any(self, patterns, m: int) -> bool:
+        kind, src, dst, n = self.decode(m)
+        for p in patterns:
+            if p.kind != kind:
+                continue
+            if self.rules.group_of[src] not in p.sources:
+                continue
+            if kind == "move" and self.rules.group_of[dst] not in p.targets:
+                continue
+            if p.when is not None:
+                ctx = self._move_ctx(src, n) if kind == "move" else self.ctx
+                if kind == "move":
+                    dp = self.state.piles[dst]
+                    ctx.top = dp[-1] if dp else self.state.no_card
+                    ctx.pile = dst
+                try:
+                    if not p.when(ctx):
+                        continue
+                except RuleRuntimeError:
+                    continue
+            return True
+        return False
+
+    def undo(self) -> bool:
+        if not self.history:
+            return False
+        records = self.history.pop()
+        for rec in reversed(records):
+            self.undo_record(rec)
+        self.redo_stack.append(records[0][0])
+        self.events.append({"type": "undo"})
+        return True
+
+    def redo(self) -> bool:
+        if not self.redo_stack:
+            return False
+        self._step(self.redo_stack.pop())
+        self.events.append({"type": "redo"})
+        return True
+
+    # -- end and score ----------------------------------------------------------------------
+    def status(self, moves: list[int] | None = None) -> Status:
+        """Won, lost (a declared loss condition, or no legal move left) or still playing."""
+        ctx = self.ctx
+        if self.rules.win(ctx):
+            return Status("won", "the win condition holds")
+        for loss in self.rules.lose:
+            if loss.when(ctx):
+                return Status("lost", loss.says)
+        if not (moves if moves is not None else self.legal_moves()):
+            return Status("lost", "no legal move is left")
+        return Status("playing")
+
+    def score(self) -> int:
+        return self.rules.score(self.ctx)
+
+    def playout(self, choose, cap: int = 1000) -> int:
+        """Play moves picked by `choose(n)` until the game ends or `cap` moves; returns moves made."""
+        made = 0
+        rules = self.rules
+        has_auto = any(p.trigger == "each-move" for p in rules.auto)
+        while made < cap:
+            if rules.win(self.ctx):
+                break
+            moves = self.legal_moves()
+            if not moves:
+                break
+            if rules.lose and any(loss.when(self.ctx) for loss in rules.lose):
+                break
+            m = moves[choose(len(moves))]
+            if has_auto:
+                self.play(m)
+            else:
+                self.apply(m)
+            made += 1
+        return made

@@ -1,0 +1,187 @@
+"""Move text (`t3 f1 2`, `d`) to moves and back, and one-line explanations of refused moves."""
+
+from __future__ import annotations
+
+from kallisti.interpreter.compiler import RuleRuntimeError
+
+
+class MoveRefused(Exception):
+    """A move the rules do not allow; the message says which rule and clause refused it."""
+
+
+def describe(game, m: int) -> str:
+    """The command that makes move m, e.g. `t3 f1`, `t3 t5 2`, `d`."""
+    kind, src, dst, n = game.decode(m)
+    tag = game.rules.tag_of
+    if kind == "deal":
+        return "d" if len(game.stock_piles) == 1 else f"d {tag[src]}"
+    if kind == "redeal":
+        return "d" if len(game.stock_piles) == 1 else f"d {tag[src]}"
+    text = f"{tag[src]} {tag[dst]}"
+    if n > 1:
+        text += f" {n}"
+    return text
+
+
+def narrate(game, m: int) -> str:
+    """A sentence for a move just about to be made, e.g. `7♠ from t3 to f1`."""
+    kind, src, dst, n = game.decode(m)
+    tag = game.rules.tag_of
+    if kind == "deal":
+        return f"deal from {tag[src]}"
+    if kind == "redeal":
+        return f"redeal {tag[src]}"
+    pile = game.state.piles[src]
+    cards = " ".join(game.deck.name(c) for c in pile[-n:])
+    return f"{cards} from {tag[src]} to {tag[dst]}"
+
+
+def _pile_choices(game, token: str) -> list[int]:
+    """Piles a tag names: `t3` is one pile; `f` names every pile of a group."""
+    rules = game.rules
+    if token in rules.pile_of_tag:
+        return [rules.pile_of_tag[token]]
+    for g in rules.groups.values():
+        if g.tag == token:
+            return list(g.piles)
+    tags = sorted(set(rules.pile_of_tag) | {g.tag for g in rules.groups.values()})
+    raise MoveRefused(f"'{token}' names no pile; the piles are {' '.join(sorted(rules.pile_of_tag, key=_tag_order))}"
+                      if tags else f"'{token}' names no pile")
+
+
+def _tag_order(tag: str):
+    head = tag.rstrip("0123456789")
+    tail = tag[len(head):]
+    return (head, int(tail) if tail else 0)
+
+
+def parse_move(game, text: str) -> int:
+    """The legal move that `text` names, or MoveRefused saying why it is not allowed."""
+    words = text.split()
+    legal = game.legal_moves()
+    if not words:
+        raise MoveRefused("no move given")
+    if words[0] == "d":
+        stocks = game.stock_piles if len(words) == 1 else _pile_choices(game, words[1])
+        for m in legal:
+            kind, src, _, _ = game.decode(m)
+            if kind in ("deal", "redeal") and src in stocks:
+                return m
+        return _refuse_deal(game, stocks, legal)
+    if len(words) not in (2, 3):
+        raise MoveRefused("a move is SRC DST [N], e.g. `t3 f1` or `t3 t5 2`")
+    sources = _pile_choices(game, words[0])
+    targets = _pile_choices(game, words[1])
+    count = None
+    if len(words) == 3:
+        if not words[2].isdigit() or int(words[2]) < 1:
+            raise MoveRefused(f"'{words[2]}' is not a number of cards")
+        count = int(words[2])
+    # Among the legal moves the words allow, take the one moving the most cards (a whole run).
+    best = None
+    for m in legal:
+        kind, src, dst, n = game.decode(m)
+        if kind == "move" and src in sources and dst in targets and (count is None or n == count):
+            if best is None or n > game.decode(best)[3]:
+                best = m
+    if best is not None:
+        return best
+    raise MoveRefused(explain(game, sources[0], targets[0] if len(targets) == 1 else _first_target(game, targets), count or 1))
+
+
+def _first_target(game, targets: list[int]) -> int:
+    """For a whole group named as target, explain against its first non-empty pile (else its first)."""
+    for t in targets:
+        if game.state.piles[t]:
+            return t
+    return targets[0]
+
+
+def _refuse_deal(game, stocks, legal) -> int:
+    if not stocks:
+        raise MoveRefused("this game has no stock to deal from")
+    s = stocks[0]
+    g = game.group_list[game.gindex[s]]
+    if game.state.piles[s]:
+        raise MoveRefused("a compulsory move must be made first" if legal else "no deal is possible now")
+    if g.redeals == 0:
+        raise MoveRefused(f"the {g.name} is empty and the rules allow no redeal")
+    if g.redeals > 0 and game.state.redeals[g.name] >= g.redeals:
+        raise MoveRefused(f"the {g.name} is empty and all {g.redeals} redeal(s) are used")
+    raise MoveRefused(f"the {g.name} is empty and there is nothing to redeal")
+
+
+def explain(game, src: int, dst: int, n: int) -> str:
+    """Why moving n cards from src to dst is refused (or a note that it is legal)."""
+    rules, st, deck = game.rules, game.state, game.deck
+    tag = rules.tag_of
+    pile = st.piles[src]
+    sg = rules.groups[rules.group_of[src]]
+    dg = rules.groups[rules.group_of[dst]]
+    if src == dst:
+        return "a pile cannot move onto itself"
+    if not pile:
+        return f"{tag[src]} is empty"
+    up = len(pile) - st.down[src]
+    if up <= 0:
+        return f"the top card of {tag[src]} is face down"
+    if n > up:
+        return f"{tag[src]} has only {up} face-up card{'s' if up != 1 else ''}"
+    ctx = game._move_ctx(src, n)
+    ctx.pile, ctx.top = src, st.no_card
+    refusal = _clause_refusal(sg.take, ctx, f"{_cards(deck, pile[-n:])} cannot leave {tag[src]}", sg.name)
+    if refusal:
+        return refusal
+    for i in range(n - 1, 0, -1):
+        ctx.card, ctx.top = pile[-i], pile[-i - 1]
+        refusal = _clause_refusal(sg.sequence, ctx, f"{_cards(deck, pile[-n:])} is not a run the {sg.name} may move:"
+                                  f" {deck.name(pile[-i])} on {deck.name(pile[-i - 1])}", sg.name)
+        if refusal:
+            return refusal
+    ctx = game._move_ctx(src, n)
+    card = deck.name(pile[-n])
+    target = st.piles[dst]
+    ctx.pile = dst
+    if target:
+        if len(target) <= st.down[dst]:
+            return f"{card} cannot go on a face-down card"
+        ctx.top = target[-1]
+        refusal = _clause_refusal(dg.build, ctx, f"{card} cannot go on {deck.name(target[-1])}", dg.name)
+    else:
+        ctx.top = st.no_card
+        refusal = _clause_refusal(dg.empty, ctx, f"{card} cannot go to the empty {tag[dst]}", dg.name, empty=True)
+    if refusal:
+        return refusal
+    m = game.encode(src, dst, n)
+    if m not in game._all_moves():
+        return "that move is not allowed now"
+    if m not in game.legal_moves():
+        forced = game.legal_moves()
+        return f"a compulsory move comes first, e.g. `{describe(game, forced[0])}`"
+    return "that move is legal"
+
+
+def _cards(deck, cards) -> str:
+    return " ".join(deck.name(c) for c in cards)
+
+
+def _clause_refusal(rule, ctx, subject: str, group: str, empty: bool = False) -> str | None:
+    """`subject: the tableau builds down in suit (piles.tableau.build, clause same-suit)` or None."""
+    try:
+        clause = rule.failing(ctx)
+    except RuleRuntimeError as exc:
+        return f"{subject}: {exc}"
+    if clause is None:
+        return None
+    where = f"({rule.path}, clause {clause.id})"
+    if clause.macro and clause.macro not in ("none", "any"):
+        if rule.kind in ("build", "sequence"):
+            return f"{subject}: the {group} builds {clause.macro} {where}"
+        return f"{subject}: the {group} {clause.describe()} {where}"
+    if clause.macro == "none":
+        verb = {"build": "takes no cards", "empty": "takes no cards, even when empty", "take": "lets no card go",
+                "sequence": "moves no runs"}[rule.kind]
+        return f"{subject}: the {group} {verb} {where}"
+    if clause.says:
+        return f"{subject}: the {group} {clause.says} {where}"
+    return f"{subject}: the {group} {'requires' if clause.kind == 'require' else 'forbids'} `{clause.text}` {where}"

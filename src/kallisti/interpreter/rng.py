@@ -1,0 +1,45 @@
+"""kallisti's own PRNG (SplitMix64): the same seed gives the same deal on every platform and Python."""
+
+from __future__ import annotations
+
+MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+# Independent streams: a deal never shares randomness with a strategy or a bot.
+STREAM_DEAL = 1
+STREAM_STRATEGY = 2
+
+
+def _mix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+class Rng:
+    """SplitMix64 over a state derived from (seed, number, stream)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int, number: int = 0, stream: int = STREAM_DEAL):
+        self.state = _mix((_mix(seed & MASK) ^ _mix((number * GOLDEN + stream) & MASK)) & MASK)
+
+    def next64(self) -> int:
+        self.state = (self.state + GOLDEN) & MASK
+        return _mix(self.state)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in range(n), by rejection (no modulo bias)."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list) -> None:
+        """Fisher–Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]

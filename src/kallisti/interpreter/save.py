@@ -1,0 +1,126 @@
+"""Saves: a versioned JSON file holding the resolved ruleset, the deal and the event log, written atomically."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from kallisti.errors import Finding, KallistiError, Pos
+from kallisti.model.located import located
+
+FORMAT = "kallisti-save"
+VERSION = 1
+MAX_SAVE_BYTES = 20_000_000
+
+
+def game_to_data(game) -> dict:
+    """A game as plain data: enough to rebuild it exactly on any machine."""
+    rules = game.rules
+    resolved = rules.plain()
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": rules.name,
+        "ruleset": {
+            "resolved": resolved,
+            "sha256": hashlib.sha256(json.dumps(resolved, sort_keys=True).encode()).hexdigest(),
+            "sources": [{"name": s.name, "sha256": s.sha256} for s in rules.sources],
+        },
+        "deal": {"seed": game.seed, "order": list(game.order), "cards": " ".join(game.deck.ascii_name(c) for c in game.order)},
+        "events": list(game.events),
+    }
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` so that a crash leaves either the old file or the new one, never half of one."""
+    path = Path(path)
+    folder = path.resolve().parent
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def save_game(game, path: Path) -> None:
+    write_atomic(Path(path), json.dumps(game_to_data(game), indent=1, ensure_ascii=False) + "\n")
+
+
+def load_game(path: Path):
+    """Rebuild a saved game: its ruleset, its deal, then every event replayed in order."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise KallistiError(Finding("save-unreadable", f"cannot read the save: {exc.strerror}", Pos(str(path)))) from None
+    if len(raw) > MAX_SAVE_BYTES:
+        raise KallistiError(Finding("save-too-large", f"save larger than {MAX_SAVE_BYTES} bytes", Pos(str(path))))
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        line, col = getattr(exc, "lineno", 0), getattr(exc, "colno", 0)
+        raise KallistiError(Finding("save-syntax", f"not a kallisti save: {getattr(exc, 'msg', exc)}", Pos(str(path), line, col))) from None
+    return game_from_data(data, str(path))
+
+
+def game_from_data(data: dict, source: str = "<save>"):
+    from kallisti.interpreter.game import Game
+    from kallisti.interpreter.notation import MoveRefused, parse_move
+    from kallisti.model.loader import schema_findings
+    from kallisti.model.ruleset import Ruleset
+
+    where = Pos(source)
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise KallistiError(Finding("save-format", "not a kallisti save (no `format: kallisti-save`)", where))
+    if data.get("version") != VERSION:
+        raise KallistiError(Finding("save-version", f"save version {data.get('version')!r}; this kallisti reads version {VERSION}", where))
+    try:
+        resolved = located(data["ruleset"]["resolved"], Pos(f"{source}:ruleset"))
+        order_names = data["deal"]["order"]
+        events = data["events"]
+    except (KeyError, TypeError):
+        raise KallistiError(Finding("save-shape", "the save lacks its ruleset, deal or events", where)) from None
+    findings = schema_findings(resolved, "resolved", where)
+    if findings:
+        raise KallistiError(findings)
+    rules = Ruleset(resolved)
+    if sorted(order_names) != list(range(rules.deck.size)) if all(isinstance(n, int) for n in order_names) else True:
+        raise KallistiError(Finding("save-deal", f"the saved deal is not an order of the {rules.deck.size} cards", where))
+    order = list(order_names)
+    game = Game(rules, seed=data["deal"].get("seed"), order=order)
+    replay(game, events, source)
+    return game
+
+
+def replay(game, events: list, source: str = "<events>") -> None:
+    """Apply a saved event log; an event the rules refuse is an error, naming its index."""
+    from kallisti.interpreter.notation import MoveRefused, parse_move
+
+    for i, ev in enumerate(events):
+        kind = ev.get("type") if isinstance(ev, dict) else None
+        try:
+            if kind == "move":
+                game.play(parse_move(game, str(ev["move"])))
+            elif kind == "auto":
+                game.play_auto()
+            elif kind == "undo":
+                if not game.undo():
+                    raise MoveRefused("nothing to undo")
+            elif kind == "redo":
+                if not game.redo():
+                    raise MoveRefused("nothing to redo")
+            else:
+                raise MoveRefused(f"unknown event {ev!r}")
+        except (MoveRefused, KeyError) as exc:
+            raise KallistiError(Finding("save-event", f"event {i} cannot be replayed: {exc}", Pos(source))) from None

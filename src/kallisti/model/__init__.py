@@ -1,0 +1,1 @@
+"""The ruleset model: loading, `extends` and patches, semantic checks, the frozen Ruleset."""

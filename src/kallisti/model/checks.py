@@ -1,0 +1,56 @@
+"""Semantic checks on a resolved ruleset: what the schemas cannot see."""
+
+from __future__ import annotations
+
+from kallisti.errors import Finding
+
+
+def semantic_findings(rules, at) -> list[Finding]:
+    """Findings about deals, capacities and references; `at(*path)` gives a node's position."""
+    findings: list[Finding] = []
+    deck = rules.deck
+    data = rules.data
+    dealt = 0
+    rest_groups = []
+    for name, g in rules.groups.items():
+        if g.deal == "rest":
+            rest_groups.append(name)
+            continue
+        rows = list(g.deal)
+        if "up" in rows and "down" in rows[rows.index("up"):]:
+            findings.append(Finding("deal-order", f"piles.{name}.deal: face-down rows must come before face-up rows",
+                                    at("piles", name, "deal")))
+        dealt += len(rows) * len(g.piles)
+        if g.prefill is not None:
+            dealt += len(g.piles)
+        if g.turn is not None and g.deal != "rest" and not rows:
+            findings.append(Finding("empty-stock", f"piles.{name} deals cards (`turn`) but is dealt none; give it `deal: rest`",
+                                    at("piles", name, "turn"), severity="warning"))
+    if len(rest_groups) > 1:
+        findings.append(Finding("two-rests", f"only one group may take the rest of the pack ({', '.join(rest_groups)} do)",
+                                at("piles", rest_groups[1], "deal")))
+    if dealt > deck.size:
+        findings.append(Finding("deal-too-large", f"the deal needs {dealt} cards; the deck has {deck.size}", at("piles")))
+    elif dealt < deck.size and not rest_groups:
+        findings.append(Finding("deal-leftover", f"the deal uses {dealt} of {deck.size} cards and no group takes `deal: rest`",
+                                at("piles"), suggestion="give the stock `deal: rest`"))
+    win_text = str(data.get("win", ""))
+    for name, g in rules.groups.items():
+        if g.role == "foundation" and f"{name}.size == deck.size" in win_text.replace(" ", " "):
+            capacity = len(g.piles) * len(deck.ranks)
+            if capacity < deck.size:
+                findings.append(Finding("foundation-capacity",
+                                        f"the win needs all {deck.size} cards on {name}, but {len(g.piles)} piles of "
+                                        f"{len(deck.ranks)} ranks hold only {capacity}", at("piles", name, "count")))
+    for name, g in rules.groups.items():
+        if g.turn is not None and g.turn["to"] == name:
+            findings.append(Finding("turn-to-self", f"piles.{name}.turn.to names the pile itself", at("piles", name, "turn", "to")))
+    ids = [p.id for p in rules.auto] + [p.id for p in rules.compulsory]
+    for dup in sorted({i for i in ids if ids.count(i) > 1}):
+        findings.append(Finding("duplicate-id", f"two automatic or compulsory moves share the id '{dup}'", at("auto")))
+    for key in ("values",):
+        for rank in data["deck"].get(key, {}):
+            if str(rank) not in deck.ranks:
+                findings.append(Finding("unknown-rank", f"deck.values names rank '{rank}', which the deck does not have",
+                                        at("deck", key, rank)))
+    return findings

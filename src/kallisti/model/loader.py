@@ -1,0 +1,221 @@
+"""Load ruleset files: YAML with positions, the file schema, `extends` chains, defaults and macros."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import jsonschema
+
+from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
+from kallisti.model.located import LDict, LList, copy, located, position_at
+from kallisti.model.macros import expand_rule
+from kallisti.model.patch import RULE_KEYS, additions_to_patches, apply_patch, overrides_to_patches
+from kallisti.schema import schema
+
+RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
+MAX_EXTENDS_DEPTH = 8
+
+FRENCH_SUITS = [
+    {"name": "clubs", "symbol": "♣", "letter": "C", "color": "black"},
+    {"name": "diamonds", "symbol": "♦", "letter": "D", "color": "red"},
+    {"name": "hearts", "symbol": "♥", "letter": "H", "color": "red"},
+    {"name": "spades", "symbol": "♠", "letter": "S", "color": "black"},
+]
+STANDARD_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+GROUP_DEFAULTS = {"count": 1, "deal": [], "build": "none", "empty": "none", "take": "top card", "sequence": "any",
+                  "flip": True, "redeals": 0}
+TOP_DEFAULTS = {"description": "", "auto": [], "compulsory": [], "lose": [], "score": "0"}
+
+
+@dataclass
+class Source:
+    """One file that went into a ruleset: its name, text and hash (saves record these)."""
+
+    name: str
+    text: str
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.text.encode()).hexdigest()
+
+
+def shipped_games() -> dict[str, Path]:
+    """The shipped rulesets, by name (the file name without its extension)."""
+    return {p.stem: p for p in sorted(RULESETS.glob("*.yaml"))}
+
+
+def locate(ref: str) -> Path:
+    """A game name or a path to a ruleset file."""
+    games = shipped_games()
+    if ref in games:
+        return games[ref]
+    path = Path(ref)
+    if path.is_file():
+        return path
+    raise KallistiError(Finding("unknown-game", f"no shipped game or file named '{ref}'", Pos(ref),
+                                suggestion=did_you_mean(ref, games) or "`kallisti list` shows the shipped games"))
+
+
+def parse_file(path: Path, text: str | None = None):
+    """Read a ruleset file into located plain data (YAML now; the .rules syntax joins here)."""
+    from kallisti.model.located import load_yaml
+
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise KallistiError(Finding("unreadable", f"cannot read the file: {exc}", Pos(str(path)))) from None
+    data = load_yaml(text, str(path))
+    if not isinstance(data, dict):
+        raise KallistiError(Finding("not-a-ruleset", "a ruleset file must be a map of keys", Pos(str(path), 1, 1)))
+    return data, text
+
+
+def schema_findings(data, kind: str, default: Pos) -> list[Finding]:
+    """Every schema violation, each at the position of the node it concerns."""
+    validator = jsonschema.Draft202012Validator(schema(kind))
+    findings = []
+    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        best = jsonschema.exceptions.best_match([err])
+        path = list(best.absolute_path)
+        pos = position_at(data, path, default) or default
+        where = ".".join(str(p) for p in path) or "the ruleset"
+        findings.append(Finding("schema", f"{where}: {_schema_message(best)}", pos, suggestion=_schema_suggestion(best)))
+    return findings
+
+
+def _schema_message(err) -> str:
+    if err.validator == "additionalProperties":
+        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        return f"unknown key{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}"
+    if err.validator == "required":
+        return err.message.replace("is a required property", "is required")
+    if err.validator in ("oneOf", "anyOf"):
+        return f"{err.instance!r} is not valid here"
+    return err.message
+
+
+def _schema_suggestion(err) -> str | None:
+    if err.validator == "additionalProperties":
+        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        return did_you_mean(extra[0], err.schema.get("properties", {})) if extra else None
+    if err.validator == "enum":
+        return did_you_mean(err.instance, err.validator_value) or f"one of {', '.join(map(str, err.validator_value))}"
+    return None
+
+
+def normalise(data: LDict) -> LDict:
+    """Fill defaults and expand rule macros, so a resolved ruleset is complete and every rule is a clause list."""
+    pos = data.pos or Pos("<ruleset>")
+    for key, value in TOP_DEFAULTS.items():
+        if key not in data:
+            data[key] = located(value, pos)
+    deck = data.get("deck")
+    if deck is None:
+        deck = data["deck"] = located({}, pos)
+    if isinstance(deck, dict):
+        for key, value in (("packs", 1), ("ranks", STANDARD_RANKS), ("suits", FRENCH_SUITS), ("values", {}), ("marks", {}), ("wild", [])):
+            if key not in deck:
+                deck[key] = located(value, deck.pos or pos)
+        if isinstance(deck.get("ranks"), list):
+            deck["ranks"] = LList([str(r) for r in deck["ranks"]], pos=deck["ranks"].pos if isinstance(deck["ranks"], LList) else pos) \
+                if not all(isinstance(r, str) for r in deck["ranks"]) else deck["ranks"]
+    piles = data.get("piles")
+    if isinstance(piles, dict):
+        used_tags = {g.get("tag") for g in piles.values() if isinstance(g, dict)}
+        for name, group in piles.items():
+            if not isinstance(group, dict):
+                continue
+            gpos = group.pos if isinstance(group, LDict) else pos
+            for key, value in GROUP_DEFAULTS.items():
+                if key not in group:
+                    group[key] = located(value, gpos)
+            if "role" not in group:
+                group["role"] = name if name in ("tableau", "foundation", "stock", "waste", "reserve", "cell", "line", "field") else "tableau"
+            if "tag" not in group:
+                group["tag"] = _free_tag(name, used_tags)
+                used_tags.add(group["tag"])
+            for key in RULE_KEYS:
+                rule = group[key]
+                if not (isinstance(rule, list) and all(isinstance(c, dict) for c in rule)):
+                    where = f"piles.{name}.{key}"
+                    group[key] = expand_rule(rule, position_at(group, [key]), where)
+    return data
+
+
+def _free_tag(name: str, used: set) -> str:
+    for cand in (name[0], name[:2], name[:3]):
+        if cand.isalpha() and cand.islower() and cand not in used:
+            return cand
+    for letter in "abcdefghijklmnopqrstuvwxyz":
+        if letter not in used:
+            return letter
+    return "x"
+
+
+def resolve(ref: str | Path, text: str | None = None, _chain: tuple = ()) -> tuple[LDict, list[Source]]:
+    """The resolved data of a ruleset file (its `extends` chain applied) and the sources it came from."""
+    path = Path(ref) if text is not None or isinstance(ref, Path) else locate(str(ref))
+    key = str(path.resolve()) if text is None else str(path)
+    if key in _chain:
+        raise KallistiError(Finding("extends-cycle", "`extends` leads back to this file: " + " -> ".join(Path(c).name for c in _chain + (key,)), Pos(str(path))))
+    if len(_chain) >= MAX_EXTENDS_DEPTH:
+        raise KallistiError(Finding("extends-depth", f"`extends` chain longer than {MAX_EXTENDS_DEPTH}", Pos(str(path))))
+    data, text = parse_file(path, text)
+    findings = schema_findings(data, "file", Pos(str(path), 1, 1))
+    if findings:
+        raise KallistiError(findings)
+    sources = [Source(str(path), text)]
+    parent_ref = data.get("extends")
+    if parent_ref is None:
+        base = LDict(pos=data.pos)
+        for key_, value in data.items():
+            if key_ in ("add", "changes"):
+                continue
+            base[key_] = value
+            base.key_pos[key_] = data.key_pos.get(key_)
+            base.value_pos[key_] = data.value_pos.get(key_)
+        if "add" in data:
+            raise KallistiError(Finding("add-without-extends", "`add:` is for files that extend another", data.key_pos["add"]))
+        resolved = normalise(base)
+        patches = []
+    else:
+        parent_path = _parent_path(path, str(parent_ref), data.value_pos.get("extends") or data.pos)
+        parent, parent_sources = resolve(parent_path, None, _chain + (key,))
+        sources = parent_sources + sources
+        overrides = LDict(pos=data.pos)
+        for key_, value in data.items():
+            if key_ not in ("extends", "add", "changes"):
+                overrides[key_] = value
+                overrides.key_pos[key_] = data.key_pos.get(key_)
+                overrides.value_pos[key_] = data.value_pos.get(key_)
+        patches = overrides_to_patches(overrides, parent)
+        if "add" in data:
+            patches += additions_to_patches(data["add"], parent)
+        resolved = parent
+    for patch in list(patches) + list(data.get("changes", [])):
+        resolved = apply_patch(resolved, patch, normalise)
+    resolved.pos = data.pos
+    findings = schema_findings(resolved, "resolved", Pos(str(path), 1, 1))
+    if findings:
+        raise KallistiError(findings)
+    return resolved, sources
+
+
+def _parent_path(path: Path, ref: str, pos: Pos) -> Path:
+    """A shipped game's name, or a path relative to the extending file's folder: never absolute, never outside it."""
+    games = shipped_games()
+    if ref in games:
+        return games[ref]
+    if Path(ref).is_absolute() or ref.startswith("~"):
+        raise KallistiError(Finding("extends-path", f"`extends: {ref}` is an absolute path; name a shipped game or a path relative to this file", pos))
+    folder = path.resolve().parent
+    target = (folder / ref).resolve()
+    if folder not in target.parents:
+        raise KallistiError(Finding("extends-path", f"`extends: {ref}` leaves this file's folder", pos))
+    if not target.is_file():
+        raise KallistiError(Finding("unknown-game", f"`extends: {ref}` names no shipped game and no file", pos,
+                                    suggestion=did_you_mean(ref, games)))
+    return target

@@ -1,0 +1,348 @@
+"""The frozen Ruleset: a resolved ruleset checked and compiled, ready for the engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
+from kallisti.interpreter import compiler as C
+from kallisti.interpreter.cards import Deck
+from kallisti.model.located import LDict, plain, position_at
+from kallisti.model.loader import Source, resolve
+
+RULE_SCOPES = {"build": C.BUILD_SCOPE, "empty": C.EMPTY_SCOPE, "take": C.TAKE_SCOPE, "sequence": C.SEQUENCE_SCOPE}
+RULE_NOUNS = {"build": "build rule", "empty": "rule for a space", "take": "rule for what may leave", "sequence": "rule for runs"}
+MAX_PILES = 400
+MAX_CLAUSES = 500
+
+
+@dataclass(frozen=True)
+class Clause:
+    id: str
+    kind: str  # "require" or "forbid"
+    fn: object
+    text: str
+    says: str
+    pos: Pos
+    macro: str | None
+
+    def holds(self, ctx) -> bool:
+        """Whether this clause lets the move through."""
+        value = self.fn(ctx)
+        return bool(value) if self.kind == "require" else not value
+
+    def describe(self) -> str:
+        if self.says:
+            return self.says
+        return f"{'requires' if self.kind == 'require' else 'forbids'} {self.text}"
+
+
+class Rule:
+    """A list of clauses; a move passes when every require clause holds and no forbid clause does.
+
+    When every clause reads only intrinsic attributes of `card` (and `top`), the rule is
+    tabulated once over all cards, so the engine answers it with one index instead of running
+    closures (the common "down in suit" becomes a single bytes lookup).
+    """
+
+    def __init__(self, path: str, group: str, kind: str, clauses: list[Clause], uses: frozenset, deck: Deck):
+        self.path, self.group, self.kind = path, group, kind
+        self.clauses = tuple(clauses)
+        self.uses = uses
+        self.always = not clauses
+        self.never = any(c.kind == "forbid" and c.text.strip() == "true" for c in clauses)
+        self.stride = deck.size + 1
+        self.pair_table: bytes | None = None
+        self.card_table: bytes | None = None
+        if self.always or self.never:
+            return
+        if uses <= {"card", "top"} and "top" in uses:
+            self.pair_table = self._tabulate_pairs(deck)
+        elif uses <= {"card"}:
+            self.card_table = self._tabulate_cards(deck)
+
+    def _passes(self, ctx) -> bool:
+        for clause in self.clauses:
+            if not clause.holds(ctx):
+                return False
+        return True
+
+    def _tabulate_pairs(self, deck: Deck) -> bytes:
+        ctx = C.Ctx()
+        by_kind: dict[tuple[int, int], int] = {}
+        table = bytearray(self.stride * self.stride)
+        reps = {}
+        for c in range(deck.size + 1):
+            reps.setdefault(deck.kind[c], c)
+        for c in range(deck.size + 1):
+            for t in range(deck.size + 1):
+                key = (deck.kind[c], deck.kind[t])
+                v = by_kind.get(key)
+                if v is None:
+                    ctx.card, ctx.top = reps[key[0]], reps[key[1]]
+                    v = by_kind[key] = int(self._passes(ctx))
+                table[c * self.stride + t] = v
+        return bytes(table)
+
+    def _tabulate_cards(self, deck: Deck) -> bytes:
+        ctx = C.Ctx()
+        out = bytearray(deck.size + 1)
+        for c in range(deck.size + 1):
+            ctx.card = c
+            out[c] = int(self._passes(ctx))
+        return bytes(out)
+
+    def failing(self, ctx) -> Clause | None:
+        """The first clause that refuses the move in `ctx`, or None when the rule allows it."""
+        for clause in self.clauses:
+            if not clause.holds(ctx):
+                return clause
+        return None
+
+    def allows(self, ctx) -> bool:
+        if self.always:
+            return True
+        if self.never:
+            return False
+        if self.pair_table is not None:
+            return bool(self.pair_table[ctx.card * self.stride + ctx.top])
+        if self.card_table is not None:
+            return bool(self.card_table[ctx.card])
+        return self._passes(ctx)
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A declared automatic or compulsory move: which groups, which kind of move, and a condition."""
+
+    id: str
+    kind: str
+    sources: frozenset
+    targets: frozenset
+    when: object  # compiled function or None
+    trigger: str
+    says: str
+
+
+@dataclass(frozen=True)
+class LossRule:
+    id: str
+    when: object
+    says: str
+
+
+@dataclass
+class Group:
+    name: str
+    role: str
+    tag: str
+    piles: range
+    deal: object
+    prefill: object
+    flip: bool
+    build: Rule
+    empty: Rule
+    take: Rule
+    sequence: Rule
+    turn: dict | None
+    redeals: int  # -1: unlimited
+    redeal_from: str | None
+
+
+class Ruleset:
+    """A checked, compiled, immutable ruleset. Build one with `load_ruleset` or `Ruleset.from_data`."""
+
+    def __init__(self, data: LDict, sources: list[Source] | None = None):
+        self.data = data
+        self.sources = sources or []
+        self.name = str(data["game"])
+        self.description = str(data.get("description", ""))
+        findings: list[Finding] = []
+        default = data.pos or Pos("<ruleset>")
+
+        def at(*path) -> Pos:
+            return position_at(data, list(path), default) or default
+
+        try:
+            self.deck = Deck(data["deck"])
+        except KallistiError as exc:
+            raise KallistiError([Finding(f.code, f.message, at("deck"), suggestion=f.suggestion) for f in exc.findings]) from None
+        self.groups: dict[str, Group] = {}
+        group_of: list[str] = []
+        ranges: dict[str, range] = {}
+        start = 0
+        for name, g in data["piles"].items():
+            ranges[name] = range(start, start + g["count"])
+            group_of += [name] * g["count"]
+            start += g["count"]
+        if start > MAX_PILES:
+            raise KallistiError(Finding("too-many-piles", f"{start} piles; at most {MAX_PILES}", at("piles")))
+        self.pile_count = start
+        self.group_of = tuple(group_of)
+        self.compiler = C.Compiler(self.deck, ranges, group_of)
+        clause_total = 0
+        tags = {}
+        for name, g in data["piles"].items():
+            if g["tag"] in tags:
+                findings.append(Finding("duplicate-tag", f"piles {tags[g['tag']]} and {name} share the tag '{g['tag']}'", at("piles", name, "tag")))
+            tags[g["tag"]] = name
+            if name in self.compiler.constants or name in ("deck", "card", "top", "pile", "source", "cards", "count"):
+                findings.append(Finding("reserved-name", f"'{name}' is a word of the rule language; name the group otherwise", at("piles", name)))
+            rules = {}
+            for key, scope in RULE_SCOPES.items():
+                clauses, uses = [], set()
+                seen = set()
+                for i, cl in enumerate(g[key]):
+                    kind = "require" if "require" in cl else "forbid"
+                    cpos = at("piles", name, key, i, kind)
+                    if cl["id"] in seen:
+                        findings.append(Finding("duplicate-clause", f"piles.{name}.{key} has two clauses with id '{cl['id']}'", at("piles", name, key, i)))
+                    seen.add(cl["id"])
+                    try:
+                        comp = self.compiler.compile(cl[kind], cpos, scope)
+                    except KallistiError as exc:
+                        findings.extend(exc.findings)
+                        continue
+                    uses |= comp.uses
+                    clauses.append(Clause(cl["id"], kind, comp.fn, comp.text, cl.get("says", ""), cpos, cl.get("macro")))
+                clause_total += len(clauses)
+                rules[key] = Rule(f"piles.{name}.{key}", name, key, clauses, frozenset(uses), self.deck)
+            prefill = None
+            if "prefill" in g:
+                try:
+                    prefill = self.compiler.compile(g["prefill"], at("piles", name, "prefill"), C.CARD_SCOPE).fn
+                except KallistiError as exc:
+                    findings.extend(exc.findings)
+            turn = dict(g["turn"]) if "turn" in g else None
+            if turn is not None and turn["to"] not in data["piles"]:
+                findings.append(Finding("unknown-pile", f"piles.{name}.turn.to names no group '{turn['to']}'", at("piles", name, "turn", "to"),
+                                        suggestion=did_you_mean(turn["to"], data["piles"])))
+            redeal_from = g.get("redeal_from")
+            if redeal_from is not None and redeal_from not in data["piles"]:
+                findings.append(Finding("unknown-pile", f"piles.{name}.redeal_from names no group '{redeal_from}'", at("piles", name, "redeal_from"),
+                                        suggestion=did_you_mean(redeal_from, data["piles"])))
+            self.groups[name] = Group(
+                name, g["role"], g["tag"], ranges[name], g["deal"], prefill, bool(g["flip"]), rules["build"], rules["empty"],
+                rules["take"], rules["sequence"], turn, -1 if g["redeals"] == "unlimited" else int(g["redeals"]), redeal_from)
+        if clause_total > MAX_CLAUSES:
+            findings.append(Finding("too-many-clauses", f"{clause_total} clauses; at most {MAX_CLAUSES}", at("piles")))
+        self.auto = tuple(self._patterns(data, "auto", findings, at))
+        self.compulsory = tuple(self._patterns(data, "compulsory", findings, at))
+        self.lose: list[LossRule] = []
+        for i, item in enumerate(data["lose"]):
+            try:
+                fn = self.compiler.compile(item["when"], at("lose", i, "when"), C.STATE_SCOPE).fn
+                self.lose.append(LossRule(item["id"], fn, item.get("says", item["id"])))
+            except KallistiError as exc:
+                findings.extend(exc.findings)
+        self.win = self.score = None
+        for key, want in (("win", C.BOOL), ("score", C.INT)):
+            try:
+                setattr(self, key, self.compiler.compile(data[key], at(key), C.STATE_SCOPE, want).fn)
+            except KallistiError as exc:
+                findings.extend(exc.findings)
+        self.stock_groups = tuple(name for name, g in self.groups.items() if g.turn is not None)
+        from kallisti.model.checks import semantic_findings  # checks read the half-built ruleset
+
+        findings += semantic_findings(self, at)
+        self.findings = [f for f in findings if f.severity == "warning"]
+        errors = [f for f in findings if f.severity == "error"]
+        if errors:
+            raise KallistiError(errors)
+        self.tag_of = {}
+        for name, g in self.groups.items():
+            for i, p in enumerate(g.piles):
+                self.tag_of[p] = g.tag if len(g.piles) == 1 else f"{g.tag}{i + 1}"
+        self.pile_of_tag = {tag: p for p, tag in self.tag_of.items()}
+        self.gindex = tuple(list(self.groups).index(self.group_of[p]) for p in range(self.pile_count))
+        self._move_tables = None
+
+    def move_tables(self):
+        """Per group, computed once: which top kinds each card may go on, which cards a space takes,
+        and how many cards may leave at once (when the take rule reads only `count`)."""
+        if self._move_tables is None:
+            self._move_tables = _move_tables(self)
+        return self._move_tables
+
+    def _patterns(self, data, key, findings, at):
+        out = []
+        for i, item in enumerate(data[key]):
+            srcs = item.get("from", [])
+            dsts = item.get("to", [])
+            srcs = [srcs] if isinstance(srcs, str) else list(srcs)
+            dsts = [dsts] if isinstance(dsts, str) else list(dsts)
+            for field_, names in (("from", srcs), ("to", dsts)):
+                for n in names:
+                    if n != "any" and n not in data["piles"]:
+                        findings.append(Finding("unknown-pile", f"{key}[{i}].{field_} names no group '{n}'", at(key, i, field_),
+                                                suggestion=did_you_mean(n, data["piles"])))
+            when = None
+            if "when" in item:
+                try:
+                    when = self.compiler.compile(item["when"], at(key, i, "when"), C.MOVE_SCOPE).fn
+                except KallistiError as exc:
+                    findings.extend(exc.findings)
+            all_groups = frozenset(data["piles"])
+            out.append(Pattern(item["id"], item.get("kind", "move"),
+                               all_groups if "any" in srcs or not srcs else frozenset(srcs),
+                               all_groups if "any" in dsts or not dsts else frozenset(dsts),
+                               when, item.get("trigger", "each-move"), item.get("says", item["id"])))
+        return out
+
+    def plain(self) -> dict:
+        """The resolved ruleset as plain data (what saves store and `convert` writes)."""
+        return plain(self.data)
+
+    @classmethod
+    def from_data(cls, data: LDict, sources=None) -> "Ruleset":
+        return cls(data, sources)
+
+
+def load_ruleset(ref: str | Path, text: str | None = None) -> Ruleset:
+    """Load, resolve, check and compile a ruleset given by a shipped game's name or a file path."""
+    data, sources = resolve(ref, text)
+    return Ruleset(data, sources)
+
+
+def _move_tables(rules: Ruleset):
+    deck = rules.deck
+    reps: dict[int, int] = {}
+    for c in range(deck.size):
+        reps.setdefault(deck.kind[c], c)
+    onto, empty_ok, take_max, take_counts = [], [], [], []
+    for g in rules.groups.values():
+        b = g.build
+        if b.never:
+            onto.append(())
+        elif b.pair_table is not None:
+            stride, table = b.stride, b.pair_table
+            onto.append(tuple(tuple(k for k, t in reps.items() if table[c * stride + t]) for c in range(deck.size)))
+        else:
+            onto.append(None)  # the engine evaluates the rule pile by pile
+        e = g.empty
+        if e.always:
+            empty_ok.append(b"\x01" * deck.size)
+        elif e.never:
+            empty_ok.append(b"\x00" * deck.size)
+        else:
+            empty_ok.append(e.card_table)  # None: evaluate per move
+        t = g.take
+        if t.never:
+            take_max.append(0)
+            take_counts.append(None)
+        elif t.always:
+            take_max.append(deck.size)
+            take_counts.append(None)
+        elif t.uses <= {"count"}:
+            ctx = C.Ctx()
+            ok = bytearray(deck.size + 1)
+            for n in range(1, deck.size + 1):
+                ctx.count = n
+                ok[n] = t.allows(ctx)
+            take_counts.append(bytes(ok))
+            take_max.append(max((n for n in range(deck.size + 1) if ok[n]), default=0))
+        else:
+            take_max.append(deck.size)
+            take_counts.append(False)  # evaluate per run
+    return tuple(onto), tuple(empty_ok), tuple(take_max), tuple(take_counts)

@@ -1,0 +1,187 @@
+"""The ruleset JSON Schemas: one for what a file may contain, one for a resolved ruleset."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+from pathlib import Path
+
+HERE = Path(__file__).parent
+ROLES = ["tableau", "foundation", "stock", "waste", "reserve", "cell", "line", "field", "hand", "discard"]
+ID_PATTERN = "^[a-z0-9][a-z0-9-]*$"
+NAME_PATTERN = "^[a-z][a-z0-9_]*$"
+
+
+def _expr() -> dict:
+    return {"type": ["string", "boolean"], "description": "an expression of the rule language"}
+
+
+def _clause() -> dict:
+    return {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "pattern": ID_PATTERN, "description": "stable id, named by rule changes"},
+            "require": _expr(),
+            "forbid": _expr(),
+            "says": {"type": "string", "description": "what the clause means, used in refusals"},
+            "macro": {"type": "string", "description": "the macro phrase this clause came from"},
+        },
+        "required": ["id"],
+        "oneOf": [{"required": ["require"]}, {"required": ["forbid"]}],
+        "additionalProperties": False,
+    }
+
+
+def _rule(resolved: bool) -> dict:
+    if resolved:
+        return {"type": "array", "items": {"$ref": "#/$defs/clause"}}
+    item = {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/clause"}]}
+    return {"oneOf": [{"type": "string"}, {"type": "boolean"}, {"$ref": "#/$defs/clause"}, {"type": "array", "items": item}]}
+
+
+def _pattern() -> dict:
+    groups = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+    return {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "pattern": ID_PATTERN},
+            "kind": {"enum": ["move", "deal", "redeal"]},
+            "from": groups,
+            "to": groups,
+            "when": _expr(),
+            "trigger": {"enum": ["each-move", "on-request"]},
+            "says": {"type": "string"},
+        },
+        "required": ["id"],
+        "additionalProperties": False,
+    }
+
+
+def _group(resolved: bool) -> dict:
+    props = {
+        "role": {"enum": ROLES, "description": "what the group is for"},
+        "count": {"type": "integer", "minimum": 1, "maximum": 200, "description": "how many piles"},
+        "tag": {"type": "string", "pattern": "^[a-z]{1,3}$", "description": "short tag used to name piles in play"},
+        "deal": {"oneOf": [{"type": "array", "items": {"enum": ["up", "down"]}, "maxItems": 60}, {"const": "rest"}],
+                 "description": "rows dealt at the start, first (bottom) row first; `rest` takes every card left"},
+        "prefill": {"type": "string", "description": "before the deal, move the first card matching this to each pile"},
+        "build": _rule(resolved),
+        "empty": _rule(resolved),
+        "take": _rule(resolved),
+        "sequence": _rule(resolved),
+        "flip": {"type": "boolean", "description": "turn up a face-down top card when it is uncovered"},
+        "turn": {
+            "type": "object",
+            "properties": {
+                "to": {"type": "string"},
+                "count": {"type": "integer", "minimum": 1, "maximum": 104},
+                "each": {"type": "boolean", "description": "one card to each pile of the group"},
+            },
+            "required": ["to"],
+            "additionalProperties": False,
+            "description": "a deal from this pile: where its cards go",
+        },
+        "redeals": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 1000}, {"const": "unlimited"}]},
+        "redeal_from": {"type": "string", "description": "the group whose cards are turned back over for a redeal"},
+    }
+    g = {"type": "object", "properties": props, "additionalProperties": False}
+    if resolved:
+        g["required"] = ["role", "count", "tag", "deal", "build", "empty", "take", "sequence", "flip", "redeals"]
+    return g
+
+
+def _ruleset(resolved: bool) -> dict:
+    suit = {
+        "type": "object",
+        "properties": {"name": {"type": "string", "pattern": NAME_PATTERN}, "symbol": {"type": "string"},
+                       "letter": {"type": "string", "maxLength": 2}, "color": {"type": "string", "pattern": NAME_PATTERN}},
+        "required": ["name", "color"],
+        "additionalProperties": False,
+    }
+    card = {"type": "object", "properties": {"rank": {"type": ["string", "integer"]}, "suit": {"type": "string"}},
+            "required": ["rank", "suit"], "additionalProperties": False}
+    deck = {
+        "type": "object",
+        "properties": {
+            "packs": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": 8},
+                                {"type": "array", "maxItems": 8, "items": {"type": "object", "properties": {
+                                    "name": {"type": "string"}, "suits": {"type": "array", "items": {"type": "string"}}},
+                                    "required": ["suits"], "additionalProperties": False}}]},
+            "ranks": {"type": "array", "items": {"type": ["string", "integer"]}, "minItems": 1, "maxItems": 30},
+            "suits": {"type": "array", "items": suit, "minItems": 1, "maxItems": 12},
+            "values": {"type": "object", "additionalProperties": {
+                "oneOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}, "minItems": 1}]}},
+            "marks": {"type": "object", "additionalProperties": {"type": "array", "items": card}},
+            "wild": {"type": "array", "items": card, "description": "cards that stand for others (reserved for later rulesets)"},
+        },
+        "additionalProperties": False,
+    }
+    lose = {"type": "object", "properties": {"id": {"type": "string", "pattern": ID_PATTERN}, "when": _expr(),
+                                             "says": {"type": "string"}},
+            "required": ["id", "when"], "additionalProperties": False}
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "kallisti ruleset" + ("" if resolved else " file"),
+        "type": "object",
+        "properties": {
+            "game": {"type": "string", "minLength": 1},
+            "description": {"type": "string"},
+            "deck": deck,
+            "piles": {"type": "object", "propertyNames": {"pattern": NAME_PATTERN}, "minProperties": 1,
+                      "maxProperties": 40, "additionalProperties": _group(resolved)},
+            "auto": {"type": "array", "items": _pattern()},
+            "compulsory": {"type": "array", "items": _pattern()},
+            "lose": {"type": "array", "items": lose},
+            "win": _expr(),
+            "score": _expr(),
+        },
+        "additionalProperties": False,
+        "$defs": {"clause": _clause()},
+    }
+    if resolved:
+        schema["required"] = ["game", "description", "deck", "piles", "auto", "compulsory", "lose", "win", "score"]
+        deck["required"] = ["packs", "ranks", "suits", "values", "marks", "wild"]
+    else:
+        schema["properties"]["extends"] = {"type": "string", "description": "a shipped game's name, or a path relative to this file"}
+        schema["properties"]["add"] = {"type": "object", "description": "keys the parent does not have, added explicitly"}
+        schema["properties"]["changes"] = {"type": "array", "items": {"$ref": "#/$defs/patch"},
+                                           "description": "explicit patches, applied in order after the overrides"}
+        schema["$defs"]["patch"] = PATCH_SCHEMA
+        schema["required"] = ["game"]
+    return schema
+
+
+PATCH_SCHEMA = {
+    "type": "object",
+    "description": "one edit of a ruleset: exactly one verb key",
+    "oneOf": [
+        {"required": ["set", "value"], "properties": {"set": {"type": "string"}, "value": {}}, "additionalProperties": False},
+        {"required": ["add", "value"], "properties": {"add": {"type": "string"}, "value": {}}, "additionalProperties": False},
+        {"required": ["delete"], "properties": {"delete": {"type": "string"}}, "additionalProperties": False},
+        {"required": ["require", "id", "expr"], "properties": {"require": {"type": "string"}, "id": {"type": "string", "pattern": ID_PATTERN},
+                                                               "expr": _expr(), "says": {"type": "string"}}, "additionalProperties": False},
+        {"required": ["forbid", "id", "expr"], "properties": {"forbid": {"type": "string"}, "id": {"type": "string", "pattern": ID_PATTERN},
+                                                              "expr": _expr(), "says": {"type": "string"}}, "additionalProperties": False},
+        {"required": ["replace", "id"], "properties": {"replace": {"type": "string"}, "id": {"type": "string"}, "require": _expr(),
+                                                       "forbid": _expr(), "says": {"type": "string"}}, "additionalProperties": False},
+        {"required": ["remove", "id"], "properties": {"remove": {"type": "string"}, "id": {"type": "string"}}, "additionalProperties": False},
+        {"required": ["revoke"], "properties": {"revoke": {"type": "string"}}, "additionalProperties": False},
+    ],
+}
+
+
+@functools.lru_cache(maxsize=None)
+def schema(kind: str) -> dict:
+    """`file` (what a ruleset file may contain) or `resolved` (a complete ruleset after `extends`)."""
+    return _ruleset(kind == "resolved")
+
+
+def export() -> dict[str, str]:
+    """The schema files as JSON text, keyed by file name (committed beside this module for editors)."""
+    return {
+        "ruleset-file.schema.json": json.dumps(schema("file"), indent=2, ensure_ascii=False) + "\n",
+        "ruleset.schema.json": json.dumps(schema("resolved"), indent=2, ensure_ascii=False) + "\n",
+        "patch.schema.json": json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema", **copy.deepcopy(PATCH_SCHEMA),
+                                         "$defs": {}}, indent=2, ensure_ascii=False) + "\n",
+    }

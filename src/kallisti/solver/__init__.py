@@ -1,0 +1,1 @@
+"""Playing without a person: strategies, hints and simulation."""

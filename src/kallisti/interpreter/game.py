@@ -109,6 +109,9 @@ class Game:
         self.general_targets = [(tg, self.onto[tg] is None, self.empty_ok[tg] is None) for tg in targets
                                 if self.onto[tg] is None or self.empty_ok[tg] is None]
         self.flip = [groups[self.gindex[p]].flip for p in range(self.P)]
+        simple = [info for info in self.source_info if info[1] == 1 and info[3] is None and not self.general_targets]
+        self.simple_sources = [(info[0], (self.P + info[0]) * self.P) for info in simple]
+        self.run_sources = [info for info in self.source_info if info not in simple]
         self.kind = self.deck.kind
         self.gname = self.rules.group_of
         self.stock_piles = [g.piles[0] for g in groups if g.turn is not None]
@@ -138,23 +141,27 @@ class Game:
         old = self.top_key[p]
         if old == key:
             return
+        self.top_key[p] = key
         gi = self.gindex[p]
         dests = self.dests
         if old is not None:
-            if old == -1:
+            if old >= 0:
+                accepted = self.accepted_on[gi]
+                if accepted is not None:
+                    for k in accepted.get(old, ()):
+                        dests[k].remove(p)
+            elif old == -1:
                 self.empties[gi].remove(p)
                 for k in self.space_kinds[gi]:
                     dests[k].remove(p)
-            elif old != NOT_INDEXED and self.accepted_on[gi] is not None:
-                for k in self.accepted_on[gi].get(old, ()):
-                    dests[k].remove(p)
-        self.top_key[p] = key
-        if key == -1:
+        if key >= 0:
+            accepted = self.accepted_on[gi]
+            if accepted is not None:
+                for k in accepted.get(key, ()):
+                    dests[k].append(p)
+        elif key == -1:
             self.empties[gi].append(p)
             for k in self.space_kinds[gi]:
-                dests[k].append(p)
-        elif key != NOT_INDEXED and self.accepted_on[gi] is not None:
-            for k in self.accepted_on[gi].get(key, ()):
                 dests[k].append(p)
 
     # -- move generation -------------------------------------------------------------------
@@ -177,23 +184,25 @@ class Game:
                 out.append(s)
             elif self._may_redeal(s):
                 out.append(P + s)
-        dests, kind = self.dests, self.deck.kind
+        dests, kind = self.dests, self.kind
         general = self.general_targets
-        for src, limit, seq, counts in self.source_info:
+        top_key = self.top_key
+        for src, head in self.simple_sources:
+            # One card at a time, every target tabulated: a single index lookup per source
+            # (top_key holds the kind of the pile's face-up top card, or a negative marker).
+            k = top_key[src]
+            if k >= 0:
+                lst = dests[k]
+                if lst:
+                    for d in lst:
+                        if d != src:
+                            out.append(head + d)
+        for src, limit, seq, counts in self.run_sources:
             pile = piles[src]
             if not pile:
                 continue
             up = len(pile) - down[src]
             if up <= 0:
-                continue
-            if limit == 1 and counts is None and not general:
-                # The common case: one card at a time, every target tabulated: a single index lookup.
-                lst = dests[kind[pile[-1]]]
-                if lst:
-                    head = (P + src) * P
-                    for d in lst:
-                        if d != src:
-                            out.append(head + d)
                 continue
             if limit > up:
                 limit = up
@@ -524,10 +533,12 @@ class Game:
         made = 0
         rules = self.rules
         has_auto = any(p.trigger == "each-move" for p in rules.auto)
+        next_moves = self._all_moves if not rules.compulsory else self.legal_moves
+        win, ctx = rules.win, self.ctx
         while made < cap:
-            if rules.win(self.ctx):
+            if win(ctx):
                 break
-            moves = self.legal_moves()
+            moves = next_moves()
             if not moves:
                 break
             if rules.lose and any(loss.when(self.ctx) for loss in rules.lose):

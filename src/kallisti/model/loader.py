@@ -43,7 +43,7 @@ class Source:
 
 def shipped_games() -> dict[str, Path]:
     """The shipped rulesets, by name (the file name without its extension)."""
-    return {p.stem: p for p in sorted(RULESETS.glob("*.yaml"))}
+    return {p.stem: p for p in sorted(list(RULESETS.glob("*.yaml")) + list(RULESETS.glob("*.rules")))}
 
 
 def locate(ref: str) -> Path:
@@ -59,7 +59,7 @@ def locate(ref: str) -> Path:
 
 
 def parse_file(path: Path, text: str | None = None):
-    """Read a ruleset file into located plain data (YAML now; the .rules syntax joins here)."""
+    """Read a ruleset file (YAML, or the .rules syntax by its extension) into located plain data."""
     from kallisti.model.located import load_yaml
 
     if text is None:
@@ -67,7 +67,12 @@ def parse_file(path: Path, text: str | None = None):
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise KallistiError(Finding("unreadable", f"cannot read the file: {exc}", Pos(str(path)))) from None
-    data = load_yaml(text, str(path))
+    if path.suffix == ".rules":
+        from kallisti.grammar.rules_front import parse_rules
+
+        data = parse_rules(text, str(path))
+    else:
+        data = load_yaml(text, str(path))
     if not isinstance(data, dict):
         raise KallistiError(Finding("not-a-ruleset", "a ruleset file must be a map of keys", Pos(str(path), 1, 1)))
     return data, text

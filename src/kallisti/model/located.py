@@ -16,24 +16,26 @@ MAX_DEPTH = 40
 class LDict(dict):
     """A dict whose node and whose values carry source positions."""
 
-    __slots__ = ("pos", "key_pos", "value_pos")
+    __slots__ = ("pos", "key_pos", "value_pos", "comments")
 
     def __init__(self, *args, pos: Pos | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.pos = pos
         self.key_pos: dict[str, Pos] = {}
         self.value_pos: dict[str, Pos] = {}
+        self.comments: dict[str, list[str]] = {}  # comment lines written just before a key (kept by convert and fmt)
 
 
 class LList(list):
     """A list whose node and whose items carry source positions."""
 
-    __slots__ = ("pos", "item_pos")
+    __slots__ = ("pos", "item_pos", "comments")
 
     def __init__(self, *args, pos: Pos | None = None):
         super().__init__(*args)
         self.pos = pos
         self.item_pos: list[Pos | None] = [None] * len(self)
+        self.comments: dict[int, list[str]] = {}  # comment lines written just before an item
 
 
 def child_pos(node: Any, key: Any) -> Pos | None:
@@ -73,11 +75,13 @@ def copy(node: Any) -> Any:
         if isinstance(node, LDict):
             out.key_pos = dict(node.key_pos)
             out.value_pos = dict(node.value_pos)
+            out.comments = {k: list(v) for k, v in node.comments.items()}
         return out
     if isinstance(node, list):
         out = LList([copy(v) for v in node], pos=_own(node))
         if isinstance(node, LList):
             out.item_pos = list(node.item_pos)
+            out.comments = {k: list(v) for k, v in node.comments.items()}
         return out
     return node
 

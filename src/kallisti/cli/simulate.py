@@ -1,6 +1,74 @@
-"""`kallisti simulate` (being written)."""
+"""`kallisti simulate GAME|FILE`: play many deals with a strategy and report the win rate."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+
+import typer
+
+from kallisti.errors import KallistiError
+from kallisti.model.ruleset import load_ruleset
+from kallisti.solver.simulate import DEFAULT_CAP, SimulationResult, simulate as run_simulation
 
 
-def simulate() -> None:
-    """Not yet available."""
-    raise SystemExit(2)
+class Strategy(str, Enum):
+    random = "random"
+    greedy = "greedy"
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def render_text(result: SimulationResult, seed: int, cap: int) -> str:
+    low, high = result.ci95
+    last = seed + result.deals - 1
+    seeds = f"seed {seed}" if result.deals == 1 else f"seeds {seed}..{last}"
+    per_second = f", {result.deals / result.seconds:.1f} deals/s" if result.seconds > 0 else ""
+    return "\n".join([
+        f"{result.game}: {result.deals} deals ({seeds}), {result.strategy} strategy, cap {cap} moves",
+        f"  won     {result.won:>8}",
+        f"  lost    {result.lost:>8}",
+        f"  capped  {result.capped:>8}",
+        f"  moves   {result.moves:>8}",
+        f"  win rate {100 * result.win_rate:.1f}% (95% interval {100 * low:.1f}%–{100 * high:.1f}%)",
+        f"  time    {result.seconds:.2f}s{per_second}",
+    ])
+
+
+def _run(rules, deals: int, seed: int, strategy: str, cap: int) -> SimulationResult:
+    """The simulation, with a progress bar on stderr when it is a terminal."""
+    if not sys.stderr.isatty():
+        return run_simulation(rules, deals, seed, strategy, cap)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(f"{rules.name} ({strategy})", total=deals)
+        return run_simulation(rules, deals, seed, strategy, cap, progress=lambda _: bar.advance(task))
+
+
+def simulate(
+    game: str = typer.Argument(..., metavar="GAME|FILE", help="A shipped game's name or a ruleset file."),
+    deals: int = typer.Option(100, "--deals", "-n", min=1, help="How many deals to play."),
+    seed: int = typer.Option(1, "--seed", "-s", min=0, help="Seed of the first deal; the others follow it."),
+    strategy: Strategy = typer.Option(Strategy.greedy, "--strategy", help="How moves are chosen."),
+    cap: int = typer.Option(DEFAULT_CAP, "--cap", min=1, help="Most moves per deal; a deal that reaches it is `capped`."),
+    format: Format = typer.Option(Format.text, "--format", help="Output format."),
+) -> None:
+    """Play many deals with a strategy and report how many were won, with a 95% confidence interval."""
+    try:
+        rules = load_ruleset(game)
+    except KallistiError as exc:
+        for f in exc.findings:
+            typer.echo(str(f), err=True)
+        raise typer.Exit(2 if any(f.code == "unknown-game" and f.pos.source == game for f in exc.findings) else 1)
+    result = _run(rules, deals, seed, strategy.value, cap)
+    if format == Format.json:
+        typer.echo(json.dumps(result.as_dict(), ensure_ascii=False))
+    else:
+        typer.echo(render_text(result, seed, cap))

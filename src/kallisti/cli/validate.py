@@ -1,6 +1,78 @@
-"""`kallisti validate` (being written)."""
+"""`kallisti validate FILE...`: load each ruleset file and report every finding with its position."""
+
+from __future__ import annotations
+
+import dataclasses
+from enum import Enum
+from pathlib import Path
+
+import typer
+
+from kallisti.cli.report import FileResult, render_json, render_text
+from kallisti.errors import Finding, KallistiError, caret
+from kallisti.model.loader import shipped_games
+from kallisti.model.ruleset import load_ruleset
 
 
-def validate() -> None:
-    """Not yet available."""
-    raise SystemExit(2)
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def validate_files(paths: list[str | Path], strict: bool = False) -> list[FileResult]:
+    """Load each ruleset file; a file is valid when it has no error (and, when `strict`, no warning)."""
+    results = []
+    texts: dict[str, str | None] = {}
+    for path in paths:
+        findings: list[Finding]
+        try:
+            findings = list(load_ruleset(path).findings)
+        except KallistiError as exc:
+            findings = list(exc.findings)
+        findings = [_with_excerpt(f, texts) for f in findings]
+        failing = [f for f in findings if f.severity == "error" or (strict and f.severity == "warning")]
+        results.append(FileResult(str(path), not failing, findings))
+    return results
+
+
+def _with_excerpt(finding: Finding, texts: dict[str, str | None]) -> Finding:
+    """The finding with the source line under a caret, when it has none yet and its file can be read."""
+    if finding.excerpt or not finding.pos.line:
+        return finding
+    source = finding.pos.source
+    if source not in texts:
+        try:
+            texts[source] = Path(source).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError, ValueError):
+            texts[source] = None
+    text = texts[source]
+    if text is None:
+        return finding
+    return dataclasses.replace(finding, excerpt=caret(text, finding.pos))
+
+
+def _check_arguments(files: list[str]) -> list[str]:
+    games = shipped_games()
+    out = []
+    for name in files:
+        path = Path(name)
+        if path.is_file():
+            out.append(name)
+        elif path.is_dir():
+            raise typer.BadParameter(f"'{name}' is a folder; name the ruleset files in it", param_hint="FILE")
+        elif name in games:
+            out.append(str(games[name]))
+        else:
+            raise typer.BadParameter(f"no file (or shipped game) named '{name}'", param_hint="FILE")
+    return out
+
+
+def validate(
+    files: list[str] = typer.Argument(..., metavar="FILE", help="Ruleset files (or shipped game names) to check."),
+    strict: bool = typer.Option(False, "--strict", help="Treat warnings as failures."),
+    format: Format = typer.Option(Format.text, "--format", help="Output format."),
+) -> None:
+    """Check ruleset files and report every finding as file:line:column. Exit 0 when all are valid, 1 when not."""
+    results = validate_files(_check_arguments(files), strict)
+    typer.echo(render_json(results) if format == Format.json else render_text(results))
+    raise typer.Exit(0 if all(r.valid for r in results) else 1)

@@ -48,6 +48,7 @@ class Name(Node):
 class Attr(Node):
     obj: Node
     name: str
+    name_col: int = 0  # where the attribute's name starts, for errors about it
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ class _ToNodes(Transformer):
 
     def attribute(self, meta, children):
         obj, name = children
-        return Attr(obj.col, obj, str(name))
+        return Attr(obj.col, obj, str(name), name.start_pos)
 
     def call(self, meta, children):
         func = children[0]

@@ -91,13 +91,14 @@ class Compiler:
         self._text, self._pos, self._uses = text, pos, set()
         fn, typ = self._compile(node, dict(scope))
         if want is not None and typ != want:
-            raise self._error(node, "expr-type", f"this expression is a {typ}; a {want} is needed here")
+            raise self._error(node, "expr-type", f"this expression is {_a(typ)}; {_a(want)} is needed here")
         return Compiled(fn, typ, frozenset(self._uses), text)
 
     # -- helpers ------------------------------------------------------------------------
-    def _error(self, node: Node, code: str, message: str, suggestion: str | None = None) -> KallistiError:
-        excerpt = f"    {self._text}\n    {' ' * node.col}^" if "\n" not in self._text else None
-        return KallistiError(Finding(code, message, self._pos.shifted(node.col), suggestion=suggestion, excerpt=excerpt))
+    def _error(self, node: Node, code: str, message: str, suggestion: str | None = None, col: int | None = None) -> KallistiError:
+        col = node.col if col is None else col
+        excerpt = f"    {self._text}\n    {' ' * col}^" if "\n" not in self._text else None
+        return KallistiError(Finding(code, message, self._pos.shifted(col), suggestion=suggestion, excerpt=excerpt))
 
     def _compile(self, node: Node, scope: dict[str, str]):
         method = getattr(self, "_c_" + type(node).__name__)
@@ -131,6 +132,8 @@ class Compiler:
             typ, v = self.constants[name]
             return _const(v), typ
         choices = list(scope) + list(self.groups) + list(self.constants) + ["deck"]
+        if name in _SLOT_GETTERS:
+            raise self._error(node, "unknown-name", f"'{name}' has no meaning in this rule; it may name {', '.join(scope) or 'only groups and constants'}")
         raise self._error(node, "unknown-name", f"unknown name '{name}'", did_you_mean(name, choices))
 
     def _c_Attr(self, node: Attr, scope):
@@ -192,7 +195,8 @@ class Compiler:
                 return _const(d.packs), INT
         known = {CARD: ["rank", "suit", "color", "value", "values", "marks", "pack", "face_up"], PILE: list(_PILE_ATTRS),
                  GROUP: ["size", "count", "empty", "piles"], DECK: ["size", "packs"]}.get(obj_type, ["size"])
-        raise self._error(node, "unknown-attribute", f"a {obj_type} has no attribute '{name}'", did_you_mean(name, known))
+        raise self._error(node, "unknown-attribute", f"{_a(obj_type)} has no attribute '{name}'", did_you_mean(name, known),
+                          col=node.name_col)
 
     def _c_ListLit(self, node: ListLit, scope):
         parts = [self._compile(item, scope) for item in node.items]
@@ -232,14 +236,14 @@ class Compiler:
             src = it_fn
             it_fn, it_type = (lambda c: groups[src(c)]), PILES
         if not it_type.startswith("list:"):
-            raise self._error(node.iterable, "expr-type", f"cannot go through a {it_type}; a group, a pile's cards or a list is needed")
+            raise self._error(node.iterable, "expr-type", f"cannot go through {_a(it_type)}; a group, a pile's cards or a list is needed")
         inner = dict(scope)
         inner[node.var] = it_type[5:]
         body_fn, body_type = self._compile(node.body, inner)
         var = node.var
         want = INT if node.func == "sum" else BOOL
         if body_type != want:
-            raise self._error(node.body, "expr-type", f"the body of {node.func}() must be a {want}")
+            raise self._error(node.body, "expr-type", f"the body of {node.func}() must be {_a(want)}")
 
         def each(c):
             saved = c.locals.get(var)
@@ -264,19 +268,19 @@ class Compiler:
             (a, ta), (b, tb) = (self._compile(x, scope) for x in node.args)
             for t, x in ((ta, node.args[0]), (tb, node.args[1])):
                 if t != BOOL:
-                    raise self._error(x, "expr-type", f"'{op[3:]}' needs true/false on both sides, not a {t}")
+                    raise self._error(x, "expr-type", f"'{op[3:]}' needs true/false on both sides, not {_a(t)}")
             if op == "op_and":
                 return (lambda c: a(c) and b(c)), BOOL
             return (lambda c: a(c) or b(c)), BOOL
         if op == "op_not":
             a, ta = self._compile(node.args[0], scope)
             if ta != BOOL:
-                raise self._error(node.args[0], "expr-type", f"'not' needs true/false, not a {ta}")
+                raise self._error(node.args[0], "expr-type", f"'not' needs true/false, not {_a(ta)}")
             return (lambda c: not a(c)), BOOL
         if op == "arith_neg":
             a, ta = self._compile(node.args[0], scope)
             if ta != INT:
-                raise self._error(node, "expr-type", f"cannot negate a {ta}")
+                raise self._error(node, "expr-type", f"cannot negate {_a(ta)}")
             return (lambda c: -a(c)), INT
         left, right = node.args
         (a, ta), (b, tb) = self._compile(left, scope), self._compile(right, scope)
@@ -307,7 +311,7 @@ class Compiler:
                         fn = (lambda c: a(c) in groups[b(c)]) if op == "rel_in" else (lambda c: a(c) not in groups[b(c)])
                     return fn, BOOL
                 else:
-                    raise self._error(node, "expr-type", f"cannot test a {ta} for membership in a {tb}")
+                    raise self._error(node, "expr-type", f"cannot test {_a(ta)} for membership in {_a(tb)}")
             if op == "rel_in":
                 return (lambda c: a(c) in b(c)), BOOL
             return (lambda c: a(c) not in b(c)), BOOL
@@ -317,9 +321,9 @@ class Compiler:
         elif tb == RANK and ta == INT and isinstance(left, Num):
             a, ta = _const(self._rank_literal(left)), RANK
         if ta != tb:
-            raise self._error(node, "expr-type", f"cannot compare a {ta} with a {tb}")
+            raise self._error(node, "expr-type", f"cannot compare {_a(ta)} with {_a(tb)}")
         if op in ("rel_lt", "rel_le", "rel_gt", "rel_ge") and ta not in (INT, RANK):
-            raise self._error(node, "expr-type", f"a {ta} has no order; only numbers and ranks do")
+            raise self._error(node, "expr-type", f"{_a(ta)} has no order; only numbers and ranks do")
         return _relation_fn(op, a, b), BOOL
 
     def _arith(self, node, op, a, ta, b, tb):
@@ -333,12 +337,12 @@ class Compiler:
             elif ta == RANK and tb == RANK and op == "arith_sub":
                 typ = INT
             else:
-                raise self._error(node, "expr-type", f"cannot {'add' if op == 'arith_add' else 'subtract'} a {tb} {'to' if op == 'arith_add' else 'from'} a {ta}")
+                raise self._error(node, "expr-type", f"cannot {'add' if op == 'arith_add' else 'subtract'} {_a(tb)} {'to' if op == 'arith_add' else 'from'} {_a(ta)}")
             if op == "arith_add":
                 return (lambda c: a(c) + b(c)), typ
             return (lambda c: a(c) - b(c)), typ
         if ta != INT or tb != INT:
-            raise self._error(node, "expr-type", f"'{ {'arith_mul': '*', 'arith_div': '//', 'arith_mod': '%'}[op]}' needs numbers, not a {ta} and a {tb}")
+            raise self._error(node, "expr-type", f"'{ {'arith_mul': '*', 'arith_div': '//', 'arith_mod': '%'}[op]}' needs numbers, not {_a(ta)} and {_a(tb)}")
         if op == "arith_mul":
             def mul(c):
                 v = a(c) * b(c)
@@ -350,6 +354,14 @@ class Compiler:
         if op == "arith_div":
             return (lambda c: (a(c) // d) if (d := b(c)) else 0), INT
         return (lambda c: (a(c) % d) if (d := b(c)) else 0), INT
+
+
+def _a(typ: str) -> str:
+    """A type with its article, for messages: `a card`, `an int`, `a list of cards`."""
+    if typ.startswith("list:"):
+        return f"a list of {typ[5:]}s"
+    word = {"int": "number", "bool": "true/false value"}.get(typ, typ)
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
 
 
 def _card_face_up(c: Ctx, card: int) -> bool:

@@ -315,9 +315,11 @@ class Game:
             n, rest = divmod(m, P * P)
             src, dst = divmod(rest, P)
             pile = piles[src]
-            moved = pile[-n:]
-            del pile[-n:]
-            piles[dst].extend(moved)
+            if n == 1:
+                piles[dst].append(pile.pop())
+            else:
+                piles[dst].extend(pile[-n:])
+                del pile[-n:]
             flipped = False
             if down[src] and down[src] == len(pile) and self.flip[src]:
                 down[src] -= 1

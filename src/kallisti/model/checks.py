@@ -11,6 +11,7 @@ def semantic_findings(rules, at) -> list[Finding]:
     deck = rules.deck
     data = rules.data
     dealt = 0
+    overflow = None  # the group whose deal runs past the end of the pack
     rest_groups = []
     for name, g in rules.groups.items():
         if g.deal == "rest":
@@ -18,11 +19,15 @@ def semantic_findings(rules, at) -> list[Finding]:
             continue
         rows = list(g.deal)
         if "up" in rows and "down" in rows[rows.index("up"):]:
+            bad = rows.index("down", rows.index("up"))
             findings.append(Finding("deal-order", f"piles.{name}.deal: face-down rows must come before face-up rows",
-                                    at("piles", name, "deal")))
+                                    at("piles", name, "deal", bad)))
+        before = dealt
         dealt += len(rows) * len(g.piles)
         if g.prefill is not None:
             dealt += len(g.piles)
+        if before <= deck.size < dealt and overflow is None:
+            overflow = name
         if g.turn is not None and g.deal != "rest" and not rows:
             findings.append(Finding("empty-stock", f"piles.{name} deals cards (`turn`) but is dealt none; give it `deal: rest`",
                                     at("piles", name, "turn"), severity="warning"))
@@ -30,7 +35,8 @@ def semantic_findings(rules, at) -> list[Finding]:
         findings.append(Finding("two-rests", f"only one group may take the rest of the pack ({', '.join(rest_groups)} do)",
                                 at("piles", rest_groups[1], "deal")))
     if dealt > deck.size:
-        findings.append(Finding("deal-too-large", f"the deal needs {dealt} cards; the deck has {deck.size}", at("piles")))
+        findings.append(Finding("deal-too-large", f"the deal needs {dealt} cards; the deck has {deck.size} (piles.{overflow} runs past its end)",
+                                at("piles", overflow, "deal")))
     elif dealt < deck.size and not rest_groups:
         findings.append(Finding("deal-leftover", f"the deal uses {dealt} of {deck.size} cards and no group takes `deal: rest`",
                                 at("piles"), suggestion="give the stock `deal: rest`"))

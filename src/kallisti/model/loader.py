@@ -86,6 +86,10 @@ def schema_findings(data, kind: str, default: Pos) -> list[Finding]:
         best = jsonschema.exceptions.best_match([err])
         path = list(best.absolute_path)
         pos = position_at(data, path, default) or default
+        if best.validator == "additionalProperties" and isinstance(best.instance, LDict):
+            extra = sorted(set(best.instance) - set(best.schema.get("properties", {})))
+            if extra and extra[0] in best.instance.key_pos:
+                pos = best.instance.key_pos[extra[0]]  # point at the unknown key itself
         where = ".".join(str(p) for p in path) or "the ruleset"
         findings.append(Finding("schema", f"{where}: {_schema_message(best)}", pos, suggestion=_schema_suggestion(best)))
     return findings
@@ -187,8 +191,21 @@ def resolve(ref: str | Path, text: str | None = None, _chain: tuple = ()) -> tup
         resolved = normalise(base)
         patches = []
     else:
-        parent_path = _parent_path(path, str(parent_ref), data.value_pos.get("extends") or data.pos)
-        parent, parent_sources = resolve(parent_path, None, _chain + (key,))
+        extends_pos = data.value_pos.get("extends") or data.pos
+        parent_path = _parent_path(path, str(parent_ref), extends_pos)
+        if str(parent_path.resolve()) in _chain + (key,):
+            names = [Path(c).name for c in _chain + (key,)] + [parent_path.name]
+            raise KallistiError(Finding("extends-cycle", "`extends` leads back to a file already in the chain: " + " -> ".join(names),
+                                        extends_pos))
+        if len(_chain) + 1 >= MAX_EXTENDS_DEPTH:
+            raise KallistiError(Finding("extends-depth", f"`extends` chain longer than {MAX_EXTENDS_DEPTH}", extends_pos))
+        try:
+            parent, parent_sources = resolve(parent_path, None, _chain + (key,))
+        except KallistiError as exc:
+            if not _chain and exc.findings and exc.findings[0].code == "extends-cycle":
+                # Report a cycle in the file being loaded, at its own `extends`, where its author looks.
+                raise KallistiError(Finding("extends-cycle", exc.findings[0].message, extends_pos)) from None
+            raise
         sources = parent_sources + sources
         overrides = LDict(pos=data.pos)
         for key_, value in data.items():

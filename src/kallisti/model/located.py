@@ -39,9 +39,19 @@ class LList(list):
 
 
 def child_pos(node: Any, key: Any) -> Pos | None:
-    """The position of `node[key]`, or None when it is not known."""
+    """The position of `node[key]`, or None when it is not known.
+
+    For a map or list written as a block under its key, that is the key itself (`piles:`),
+    not its first child; for a scalar, the value.
+    """
     if isinstance(node, LDict):
-        return node.value_pos.get(key) or _own(node.get(key)) or node.pos
+        value = node.get(key)
+        if isinstance(value, (dict, list)) and key in node.key_pos:
+            value_at = node.value_pos.get(key)
+            key_at = node.key_pos[key]
+            if value_at is None or value_at.line != key_at.line:
+                return key_at
+        return node.value_pos.get(key) or _own(value) or node.pos
     if isinstance(node, LList) and isinstance(key, int) and 0 <= key < len(node.item_pos):
         return node.item_pos[key] or _own(node[key]) or node.pos
     return _own(node)

@@ -7,7 +7,8 @@ from typing import Any
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
 from kallisti.model.located import LDict, LList, child_pos, copy, located
 
-VERBS = ("set", "add", "delete", "require", "forbid", "replace", "remove", "revoke")
+# `replace` carries a `require:`/`forbid:` key of its own, so it is recognised before those verbs.
+VERBS = ("set", "add", "delete", "replace", "remove", "revoke", "require", "forbid")
 RULE_KEYS = ("build", "empty", "take", "sequence")
 
 
@@ -62,8 +63,9 @@ def _find_clause(rule: list, cid: str, path: str, pos: Pos) -> int:
 
 def apply_patch(data: LDict, patch: dict, normalise) -> LDict:
     """A new ruleset with `patch` applied; `data` is never modified, so a refused patch changes nothing."""
-    pos = getattr(patch, "pos", None) or Pos("<patch>")
     verb = verb_of(patch)
+    pos = child_pos(patch, verb) or getattr(patch, "pos", None) or Pos("<patch>")
+    id_pos = child_pos(patch, "id") or pos
     out = copy(data)
     if verb in ("set", "add", "delete"):
         path = patch[verb]
@@ -107,7 +109,7 @@ def apply_patch(data: LDict, patch: dict, normalise) -> LDict:
         rule = _rule_at(out, path, pos)
         cid = patch["id"]
         if any(isinstance(c, dict) and c.get("id") == cid for c in rule):
-            raise KallistiError(Finding("duplicate-clause", f"{path} already has a clause '{cid}'", pos,
+            raise KallistiError(Finding("duplicate-clause", f"{path} already has a clause '{cid}'", id_pos,
                                         suggestion=f"use `replace: {path}` with id {cid}, or choose another id"))
         clause = located({"id": cid, verb: patch["expr"]}, pos)
         if "says" in patch:
@@ -120,7 +122,7 @@ def apply_patch(data: LDict, patch: dict, normalise) -> LDict:
         path = patch[verb]
         out = normalise(out)
         rule = _rule_at(out, path, pos)
-        i = _find_clause(rule, patch["id"], path, pos)
+        i = _find_clause(rule, patch["id"], path, id_pos)
         if verb == "remove":
             del rule[i]
             if isinstance(rule, LList):
@@ -148,8 +150,10 @@ def overrides_to_patches(overrides: LDict, parent: dict, prefix: str = "") -> li
         pos = overrides.key_pos.get(key) or overrides.pos or Pos("<file>")
         if not isinstance(parent, dict) or key not in parent:
             choices = list(parent) if isinstance(parent, dict) else []
+            close = did_you_mean(key, choices)
+            advice = "to add it, put it under `add:`"
             raise KallistiError(Finding("unknown-override", f"'{path}' is not in the parent ruleset", pos,
-                                        suggestion=did_you_mean(key, choices) or f"to add it, put it under `add:`"))
+                                        suggestion=f"{close[:-1]}, or {advice}?" if close else advice))
         leaf = key in RULE_KEYS or not isinstance(value, dict) or not isinstance(parent[key], dict) or path.count(".") >= 3
         if leaf or key in ("values", "marks"):
             patch = LDict({"set": path, "value": value}, pos=pos)

@@ -1,0 +1,130 @@
+"""Play many deals of a ruleset with a strategy and count the outcomes, with a confidence interval.
+
+Deal `i` of a run uses the seed `seed + i` both for the shuffle and for the strategy's own random
+stream, so a run is fully determined by (ruleset, deals, seed, strategy, cap), and any single deal
+of it can be replayed on its own.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from kallisti.interpreter.game import Game
+from kallisti.solver.strategies import make_strategy
+
+DEFAULT_CAP = 2000
+
+WON, LOST, CAPPED = "won", "lost", "capped"
+
+
+@dataclass(frozen=True)
+class DealOutcome:
+    """How one deal ended: `won`, `lost` or `capped`, after how many player moves."""
+
+    seed: int
+    outcome: str
+    moves: int
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """The totals of a simulation run; `as_dict()` is the JSON form."""
+
+    game: str
+    strategy: str
+    deals: int
+    won: int
+    lost: int
+    capped: int
+    moves: int
+    seconds: float
+    outcomes: tuple[DealOutcome, ...] = field(default=(), repr=False)
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.deals if self.deals else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson(self.won, self.deals)
+
+    def as_dict(self) -> dict:
+        low, high = self.ci95
+        return {
+            "game": self.game,
+            "strategy": self.strategy,
+            "deals": self.deals,
+            "won": self.won,
+            "lost": self.lost,
+            "capped": self.capped,
+            "moves": self.moves,
+            "seconds": round(self.seconds, 3),
+            "win_rate": self.win_rate,
+            "ci95": [low, high],
+        }
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a proportion: `successes` out of `n` trials, `z` standard errors wide.
+
+    With no trials nothing is known, and the interval is the whole of [0, 1].
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must lie between 0 and {n}")
+    p = successes / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def play_deal(rules, seed: int, strategy: str, cap: int = DEFAULT_CAP) -> DealOutcome:
+    """Play one deal to its end, or until `cap` player moves have been made."""
+    game = Game(rules, seed=seed)
+    chooser = make_strategy(strategy, seed)
+    # Automatic moves that follow every move need a full player step; otherwise a raw move is enough.
+    full_steps = any(p.trigger == "each-move" for p in rules.auto)
+    made = 0
+    while True:
+        moves = game.legal_moves()
+        outcome = game.status(moves).outcome
+        if outcome != "playing":
+            return DealOutcome(seed, outcome, made)
+        if made >= cap:
+            return DealOutcome(seed, CAPPED, made)
+        m = chooser.choose(game, moves)
+        if full_steps:
+            game.play(m)
+        else:
+            game.apply(m)
+        made += 1
+
+
+def simulate(rules, deals: int, seed: int, strategy: str, cap: int = DEFAULT_CAP,
+             progress: Callable[[DealOutcome], None] | None = None) -> SimulationResult:
+    """Play `deals` games with seeds `seed`, `seed + 1`, …; `progress` is told after each one."""
+    if deals < 0:
+        raise ValueError("deals must not be negative")
+    if cap < 0:
+        raise ValueError("cap must not be negative")
+    make_strategy(strategy, seed)  # refuse an unknown strategy before any work
+    start = time.perf_counter()
+    outcomes = []
+    for i in range(deals):
+        result = play_deal(rules, seed + i, strategy, cap)
+        outcomes.append(result)
+        if progress is not None:
+            progress(result)
+    seconds = time.perf_counter() - start
+    count = {WON: 0, LOST: 0, CAPPED: 0}
+    for o in outcomes:
+        count[o.outcome] += 1
+    return SimulationResult(
+        game=rules.name, strategy=strategy, deals=deals, won=count[WON], lost=count[LOST], capped=count[CAPPED],
+        moves=sum(o.moves for o in outcomes), seconds=seconds, outcomes=tuple(outcomes))

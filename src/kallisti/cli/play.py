@@ -1,6 +1,309 @@
-"""`kallisti play` (being written)."""
+"""`kallisti play`: text-mode play, one command a line, from a terminal or a piped script."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import typer
+
+from kallisti.cli.render import table_lines, use_color
+from kallisti.errors import Finding, KallistiError, Pos
+from kallisti.interpreter.notation import MoveRefused, describe, narrate, parse_move
+
+# Exit codes of `kallisti play` (also in its --help).
+WON, BAD_INPUT, USAGE, LOST, QUIT = 0, 1, 2, 3, 4
+MAX_DEAL_BYTES = 100_000
+MAX_SEED = 10**9  # a fresh game picks its deal number below this
+
+HELP = """\
+commands:
+  SRC DST [N]   move the top card (or N cards) from pile SRC to pile DST, e.g. `t3 f1`, `w t5`, `t2 t7 3`;
+                a group tag alone (`f`) means whichever pile of that group takes the card
+  d             deal from the stock
+  u / r         undo / redo a step
+  a             make the ruleset's automatic moves
+  hint          suggest a move (the exact command to type)
+  moves         list every legal move
+  table         show the table again
+  save FILE     save the game;  load FILE  replace it with a saved one
+  help          this text
+  q             quit
+lines that are blank or start with # are ignored"""
+
+Out = Callable[[str], None]
 
 
-def play() -> None:
-    """Not yet available."""
-    raise SystemExit(2)
+def play(
+    game: str = typer.Argument(..., metavar="GAME|FILE", help="A shipped game's name (see `kallisti list`) or a ruleset file."),
+    seed: int | None = typer.Option(None, "--seed", min=0, help="The deal number: the same number gives the same deal everywhere. Default: a fresh one."),
+    deal: Path | None = typer.Option(None, "--deal", help="A text file listing the whole pack in dealing order (card names like 10H or 10♥, # comments)."),
+    no_color: bool = typer.Option(False, "--no-color", help="Plain text even on a terminal."),
+) -> None:
+    """Play a game in text mode: one command a line, from the keyboard or a piped script.
+
+    Type `help` in the game for the commands. The game's end is checked after every step, and
+    a marker line is printed that scripts can grep for.
+
+    Exit codes:
+    0  won: `*** WON: <game> in <N> moves ***`
+    1  a bad ruleset, deal file or save (each problem printed as file:line:column)
+    2  usage error
+    3  lost: `*** LOST: <reason> ***`
+    4  quit, or the input ended while the game was still on: `*** QUIT ***`
+    """
+    from kallisti.interpreter.game import Game
+    from kallisti.model.ruleset import load_ruleset
+
+    if seed is not None and deal is not None:
+        raise typer.BadParameter("give --seed or --deal, not both", param_hint="--seed / --deal")
+    try:
+        rules = load_ruleset(game)
+        if deal is not None:
+            g = Game(rules, seed=None, order=read_deal_file(rules.deck, deal))
+            source = str(deal)
+        else:
+            g = Game(rules, seed=secrets.randbelow(MAX_SEED) + 1 if seed is None else seed)
+            source = None
+    except KallistiError as exc:
+        _report(exc.findings)
+        raise typer.Exit(BAD_INPUT)
+    for finding in rules.findings:
+        typer.echo(str(finding), err=True)
+    interactive = sys.stdin.isatty()
+    try:
+        code = run_session(g, _stdin_lines(interactive), typer.echo, color=use_color(sys.stdout, no_color),
+                           deal_source=source, err=lambda text: typer.echo(text, err=True), tip=interactive)
+    except KeyboardInterrupt:
+        typer.echo("\n*** QUIT ***")
+        code = QUIT
+    raise typer.Exit(code)
+
+
+def _stdin_lines(interactive: bool) -> Iterable[str]:
+    """Lines of standard input; on a terminal, a `> ` prompt and line editing. Ctrl-C or Ctrl-D ends the input."""
+    if interactive:
+        try:
+            import readline  # noqa: F401  (line editing and history for input())
+        except ImportError:
+            pass
+    try:
+        while True:
+            if interactive:
+                yield input("> ")
+            else:
+                line = sys.stdin.readline()
+                if not line:
+                    return
+                yield line
+    except (EOFError, KeyboardInterrupt):
+        if interactive:
+            sys.stdout.write("\n")
+        return
+
+
+def _report(findings: list[Finding]) -> None:
+    for finding in findings:
+        typer.echo(str(finding), err=True)
+
+
+# -- deal files -----------------------------------------------------------------------------
+def read_deal_file(deck, path: Path) -> list[int]:
+    """The card order a deal file lists, or KallistiError naming file:line:column of each problem."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise KallistiError(Finding("deal-unreadable", f"cannot read the deal file: {exc.strerror}", Pos(str(path)))) from None
+    if len(raw) > MAX_DEAL_BYTES:
+        raise KallistiError(Finding("deal-too-large", f"a deal file is at most {MAX_DEAL_BYTES} bytes", Pos(str(path))))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise KallistiError(Finding("deal-unreadable", f"the deal file is not UTF-8 text ({exc.reason})", Pos(str(path)))) from None
+    return deal_order(deck, text, str(path))
+
+
+def deal_order(deck, text: str, source: str) -> list[int]:
+    """Card ids in dealing order from deal-file text: names separated by whitespace, `#` to the end of a line ignored."""
+    names = deal_names(text, source)
+    if not names:
+        raise KallistiError(Finding("deal-size", f"the deal lists no cards; the deck has {deck.size}", Pos(source, 1, 1)))
+    findings = []
+    for name, pos in names:  # every unknown card at once, not only the first
+        try:
+            deck.parse_card(name, pos)
+        except KallistiError as exc:
+            findings.extend(exc.findings)
+    if findings:
+        if len(names) != deck.size:
+            findings.append(Finding("deal-size", f"the deal lists {len(names)} cards; the deck has {deck.size}", names[-1][1]))
+        raise KallistiError(findings)
+    return deck.order_from_names(names)
+
+
+def deal_names(text: str, source: str) -> list[tuple[str, Pos]]:
+    """Every card name of a deal file with its position (1-based line and column)."""
+    names = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0]
+        for match in re.finditer(r"\S+", line):
+            names.append((match.group(), Pos(source, number, match.start() + 1)))
+    return names
+
+
+# -- the session ----------------------------------------------------------------------------
+def command_for(game, m: int) -> str:
+    """The command that makes exactly move m (naming the card count when the short form means another move)."""
+    return describe(game, m)
+
+
+def title(game, deal_source: str | None = None) -> str:
+    """`Forty Thieves, deal 7`: what someone needs to play the same deal."""
+    if deal_source is not None:
+        return f"{game.rules.name}, deal from {deal_source}"
+    if game.seed is not None:
+        return f"{game.rules.name}, deal {game.seed}"
+    return f"{game.rules.name}, a dealt order"
+
+
+def run_session(game, lines: Iterable[str], out: Out, *, color: bool = False, deal_source: str | None = None,
+                err: Out | None = None, tip: bool = False) -> int:
+    """Play `game` with one command per line of `lines`, writing to `out`; returns the exit code.
+
+    0 won, 3 lost, 4 quit (or the lines ran out while still playing), 1 a save that cannot be loaded.
+    """
+    err = err or out
+    session = _Session(game, out, err, color)
+    out(title(game, deal_source))
+    if tip:
+        out("type `help` for the commands, `q` to quit")
+    session.show_table()
+    end = session.check_end()
+    if end is not None:
+        return end
+    for raw in lines:
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        result = session.command(line)
+        if result is not None:
+            return result
+        end = session.check_end()
+        if end is not None:
+            return end
+    out("*** QUIT ***")
+    return QUIT
+
+
+def _moves(n: int) -> str:
+    return f"{n} move{'' if n == 1 else 's'}"
+
+
+class _Session:
+    """The state of one text session: the game being played and how to print it."""
+
+    def __init__(self, game, out: Out, err: Out, color: bool):
+        self.game, self.out, self.err, self.color = game, out, err, color
+
+    def show_table(self) -> None:
+        for line in table_lines(self.game, self.color):
+            self.out(line)
+
+    def check_end(self) -> int | None:
+        status = self.game.status()
+        if status.outcome == "won":
+            self.out(f"*** WON: {self.game.rules.name} in {_moves(len(self.game.history))} ***")
+            return WON
+        if status.outcome == "lost":
+            self.out(f"*** LOST: {status.reason} ***")
+            return LOST
+        return None
+
+    def command(self, line: str) -> int | None:
+        """Carry out one command line; an exit code when the session ends."""
+        words = line.split()
+        verb = words[0].lower()
+        game = self.game
+        if len(words) == 1 and verb in ("q", "quit", "exit"):
+            self.out("*** QUIT ***")
+            return QUIT
+        if len(words) == 1 and verb in ("help", "?"):
+            self.out(HELP)
+        elif len(words) == 1 and verb in ("table", "l"):
+            self.show_table()
+        elif len(words) == 1 and verb in ("u", "undo"):
+            self._changed(game.undo(), "undone", "nothing to undo")
+        elif len(words) == 1 and verb in ("r", "redo"):
+            self._changed(game.redo(), "redone", "nothing to redo")
+        elif len(words) == 1 and verb in ("a", "auto"):
+            made = game.play_auto()
+            if made:
+                self.out("auto: " + ", ".join(describe(game, m) for m in made))
+                self.show_table()
+            else:
+                self.out("no automatic move to make")
+        elif len(words) == 1 and verb == "hint":
+            from kallisti.solver.strategies import hint
+
+            m = hint(game)
+            self.out(f"hint: {command_for(game, m)}" if m is not None else "hint: no move is left")
+        elif len(words) == 1 and verb == "moves":
+            moves = game.legal_moves()
+            self.out(f"{_moves(len(moves))}:")
+            for m in moves:
+                self.out(f"  {command_for(game, m):<10} {narrate(game, m)}")
+        elif verb in ("save", "load"):
+            return self._file_command(verb, line)
+        else:
+            self._move(line)
+        return None
+
+    def _changed(self, done: bool, yes: str, no: str) -> None:
+        if done:
+            self.out(yes)
+            self.show_table()
+        else:
+            self.out(no)
+
+    def _move(self, line: str) -> None:
+        game = self.game
+        try:
+            m = parse_move(game, line.lower())  # tags are lower case
+        except MoveRefused as exc:
+            self.out(f"refused: {exc}")
+            return
+        said = narrate(game, m)
+        made = game.play(m)
+        self.out(said)
+        if len(made) > 1:
+            self.out("auto: " + ", ".join(describe(game, am) for am in made[1:]))
+        self.show_table()
+
+    def _file_command(self, verb: str, line: str) -> int | None:
+        from kallisti.interpreter.save import load_game, save_game
+
+        name = line.split(None, 1)[1].strip() if len(line.split(None, 1)) > 1 else ""
+        if not name:
+            self.out(f"{verb} needs a file name, e.g. `{verb} game.json`")
+            return None
+        if verb == "save":
+            try:
+                save_game(self.game, Path(name))
+            except OSError as exc:
+                self.out(f"cannot save to {name}: {exc.strerror or exc}")
+                return None
+            self.out(f"saved to {name}")
+            return None
+        try:
+            self.game = load_game(Path(name))
+        except KallistiError as exc:
+            for finding in exc.findings:
+                self.err(str(finding))
+            return BAD_INPUT
+        self.out(f"loaded {name}: {title(self.game)}, {_moves(len(self.game.history))} made")
+        self.show_table()
+        return None

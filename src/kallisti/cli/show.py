@@ -1,6 +1,238 @@
-"""`kallisti show` (being written)."""
+"""`kallisti show`: a ruleset's rules as readable text, generated from the compiled model so it cannot drift."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from enum import Enum
+from pathlib import Path
+
+import typer
+
+from kallisti.errors import KallistiError
+from kallisti.model.macros import expand_macro
+
+WIDTH = 78
+RULE_LABELS = {"build": "builds", "empty": "a space takes", "take": "may leave", "sequence": "runs that leave together"}
+# What an empty clause list (the macro `any`) means for each kind of rule.
+ANY_TEXT = {"build": "any card, on any card", "empty": "any card", "take": "any face-up cards",
+            "sequence": "any face-up cards"}
+TRIGGERS = {"each-move": "after every move", "on-request": "on request: the `a` command"}
 
 
-def show() -> None:
-    """Not yet available."""
-    raise SystemExit(2)
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def show(
+    game: str = typer.Argument(..., metavar="GAME|FILE", help="A shipped game's name (see `kallisti list`) or a ruleset file."),
+    format: Format = typer.Option(Format.text, "--format", help="text: the rules for a player; json: the resolved ruleset as plain data."),
+) -> None:
+    """Print a game's rules, generated from the ruleset itself: deck, piles, moves, end and score.
+
+    Every rule clause is listed with its id, the name a rule change uses to point at it.
+    Exit codes: 0 shown, 1 the game or file is not a valid ruleset, 2 usage error.
+    """
+    from kallisti.model.ruleset import load_ruleset
+
+    try:
+        rules = load_ruleset(game)
+    except KallistiError as exc:
+        for finding in exc.findings:
+            typer.echo(str(finding), err=True)
+        raise typer.Exit(1)
+    for finding in rules.findings:
+        typer.echo(str(finding), err=True)
+    if format == Format.json:
+        typer.echo(json.dumps(rules.plain(), indent=2, ensure_ascii=False))
+    else:
+        typer.echo(rules_text(rules))
+
+
+# -- the rules as text ---------------------------------------------------------------------
+def rules_text(rules) -> str:
+    """The whole ruleset as text: title, description, deck, pile groups, automatic and compulsory moves, end, score."""
+    data = rules.data
+    out: list[str] = [rules.name, "=" * len(rules.name)]
+    if rules.description.strip():
+        out += textwrap.wrap(" ".join(rules.description.split()), WIDTH)
+    if rules.sources:
+        out.append(f"Ruleset files: {', '.join(Path(s.name).name for s in rules.sources)}")
+    out += ["", "Deck", "----"] + _deck_lines(rules)
+    out += ["", "Piles", "-----"]
+    for name, g in rules.groups.items():
+        out += _group_lines(rules, name, g, data["piles"][name])
+    out += ["", "Automatic moves", "---------------"] + _pattern_lines(data["auto"], "the ruleset makes no move by itself")
+    out += ["", "Compulsory moves", "----------------"]
+    if data["compulsory"]:
+        out.append("when one of these moves can be made, only such moves are legal:")
+    out += _pattern_lines(data["compulsory"], "none: the player chooses freely among the legal moves", compulsory=True)
+    out += ["", "End and score", "-------------"]
+    out.append(f"win: {_expr(data['win'])}")
+    for item in data["lose"]:
+        out.append(f"lose {item['id']}: {_expr(item['when'])}")
+        if item.get("says"):
+            out.append(f"  {item['says']}")
+    out.append("lose: when no legal move is left and the game is not won")
+    out.append(f"score: {_expr(data['score'])}")
+    return "\n".join(out)
+
+
+def _deck_lines(rules) -> list[str]:
+    deck, spec = rules.deck, rules.data["deck"]
+    packs = spec["packs"]
+    lines = []
+    if isinstance(packs, int):
+        per = deck.size // packs if packs else deck.size
+        lines.append(f"{_count(packs, 'pack')} of {per} cards: {deck.size} cards")
+    else:
+        parts = [f"{p.get('name', f'pack {i + 1}')} ({' '.join(p['suits'])})" for i, p in enumerate(packs)]
+        lines.append(f"{_count(len(packs), 'pack')}: {'; '.join(parts)}: {deck.size} cards")
+    lines.append(f"ranks, low to high: {' '.join(deck.ranks)} (first {deck.ranks[0]}, last {deck.ranks[-1]})")
+    lines.append("suits: " + ", ".join(f"{s.name} {s.symbol} {s.letter} ({s.color})" for s in deck.suits))
+    values = spec.get("values") or {}
+    if values:
+        lines.append("values: " + ", ".join(f"{r} = {' or '.join(map(str, v)) if isinstance(v, list) else v}" for r, v in values.items()))
+    for mark, cards in (spec.get("marks") or {}).items():
+        lines.append(f"marked {mark}: " + " ".join(f"{c['rank']}{c['suit']}" for c in cards))
+    if spec.get("wild"):
+        lines.append("wild: " + " ".join(f"{c['rank']}{c['suit']}" for c in spec["wild"]))
+    return lines
+
+
+def _group_lines(rules, name: str, g, spec) -> list[str]:
+    n = len(g.piles)
+    tags = g.tag if n == 1 else f"{g.tag}1..{g.tag}{n}"
+    lines = ["", f"{name}: {_count(n, 'pile')}, tagged {tags} (role {g.role})"]
+    if "prefill" in spec:
+        lines.append(f"  before the deal: each pile gets the first card (in dealing order) for which {_expr(spec['prefill'])}")
+    lines.append(f"  deal: {_deal_text(g, n)}")
+    if isinstance(g.deal, list) and "down" in g.deal:
+        lines.append("  face-down cards: " + ("the top one is turned up when it is uncovered" if g.flip
+                                              else "stay face down when uncovered"))
+    for key in ("build", "empty", "take", "sequence"):
+        clauses = spec[key]
+        if key == "sequence" and not clauses and _take_max(rules, name) <= 1:
+            continue  # nothing moves in runs, so no rule for runs applies
+        lines += _rule_lines(RULE_LABELS[key], key, clauses)
+    if g.turn is not None:
+        lines.append(f"  deals: {_turn_text(rules, g.turn)}")
+        lines.append(f"  redeals: {_redeal_text(rules, g)}")
+    return lines
+
+
+def _deal_text(g, n: int) -> str:
+    if g.deal == "rest":
+        return "the rest of the pack, face down"
+    rows = list(g.deal)
+    if not rows:
+        return "no cards"
+    runs: list[list] = []
+    for row in rows:
+        if runs and runs[-1][0] == row:
+            runs[-1][1] += 1
+        else:
+            runs.append([row, 1])
+    faces = {"up": "face up", "down": "face down"}
+    if len(runs) == 1:
+        how = f"{_count(len(rows), 'row')}, {'all ' if len(rows) > 1 else ''}{faces[runs[0][0]]}"
+    else:
+        how = f"{_count(len(rows), 'row')}: " + ", then ".join(f"{k} {faces[r]}" for r, k in runs)
+    return f"{how} ({len(rows) * n} cards; the first row at the bottom)"
+
+
+def _turn_text(rules, turn) -> str:
+    target = rules.groups[turn["to"]]
+    where = f"the {turn['to']} ({target.tag if len(target.piles) == 1 else f'{target.tag}1..{target.tag}{len(target.piles)}'})"
+    if turn.get("each"):
+        return f"`d` deals one card to each pile of {where}"
+    count = turn.get("count", 1)
+    return f"`d` turns {_count(count, 'card')} at a time onto {where}"
+
+
+def _redeal_text(rules, g) -> str:
+    if g.redeals == 0:
+        return "none"
+    source = g.redeal_from or g.turn["to"]
+    times = "unlimited" if g.redeals < 0 else str(g.redeals)
+    return f"{times} (when the {g.name} is empty, `d` turns the {source} back over to form it again)"
+
+
+def _take_max(rules, name: str) -> int:
+    return rules.move_tables()[2][list(rules.groups).index(name)]
+
+
+def _rule_lines(label: str, key: str, clauses) -> list[str]:
+    """One line per macro phrase (its clause ids after it) or per clause written out."""
+    if not clauses:
+        return [f"  {label}: {ANY_TEXT[key]}"]
+    lines = []
+    i = 0
+    while i < len(clauses):
+        macro = clauses[i].get("macro")
+        j = i + 1
+        while macro and j < len(clauses) and clauses[j].get("macro") == macro:
+            j += 1
+        group = clauses[i:j]
+        if macro and _is_whole_macro(macro, group):
+            ids = ", ".join(c["id"] for c in group)
+            lines.append(f"  {label}: {macro} ({'clauses' if len(group) > 1 else 'clause'} {ids})")
+        else:
+            for c in group:
+                lines.append(f"  {label}: {_clause_text(c)}")
+        i = j
+    return lines
+
+
+def _is_whole_macro(phrase: str, group) -> bool:
+    """Whether the clauses are exactly what the phrase stands for (a change may have removed or replaced one)."""
+    expected = expand_macro(phrase)
+    if expected is None or len(expected) != len(group):
+        return False
+    for (cid, kind, expr, _), c in zip(expected, group):
+        if c.get("id") != cid or kind not in c or str(c[kind]) != expr:
+            return False
+    return True
+
+
+def _clause_text(c) -> str:
+    kind = "require" if "require" in c else "forbid"
+    text = f"{kind} {c['id']}: {_expr(c[kind])}"
+    if c.get("says"):
+        text += f" ({c['says']})"
+    if c.get("macro"):
+        text += f" [from \"{c['macro']}\"]"
+    return text
+
+
+def _pattern_lines(items, none: str, compulsory: bool = False) -> list[str]:
+    if not items:
+        return [none]
+    lines = []
+    for item in items:
+        kind = item.get("kind", "move")
+        srcs = _names(item.get("from", "any"))
+        what = {"move": f"a move from {srcs} to {_names(item.get('to', 'any'))}", "deal": f"a deal from {srcs}",
+                "redeal": f"a redeal of {srcs}"}[kind]
+        when = f", when {_expr(item['when'])}" if "when" in item else ""
+        trigger = "" if compulsory else f" ({TRIGGERS[item.get('trigger', 'each-move')]})"
+        lines.append(f"{item['id']}{trigger}: {what}{when}")
+        if item.get("says"):
+            lines.append(f"  {item['says']}")
+    return lines
+
+
+def _names(value) -> str:
+    names = [value] if isinstance(value, str) else list(value)
+    return "any pile" if not names or "any" in names else " or ".join(names)
+
+
+def _expr(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(str(value).split())
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

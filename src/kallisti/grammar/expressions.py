@@ -13,7 +13,7 @@ from kallisti.errors import Finding, KallistiError, Pos, caret
 
 # Rule text comes from strangers: bound the work a single expression may cause.
 MAX_EXPRESSION_CHARS = 2_000
-MAX_EXPRESSION_DEPTH = 40
+MAX_EXPRESSION_DEPTH = 100
 MAX_INT_LITERAL = 10**9
 
 
@@ -150,18 +150,25 @@ class _NodeError(Exception):
         self.code, self.message, self.offset = code, message, offset
 
 
-_EXPECTED = {
-    "RPAR": "')'", "LPAR": "'('", "NAME": "a name", "INT": "a number", "COLON": "':'",
-    "RSQB": "']'", "COMMA": "','", "DOT": "'.'", "STRING": "a string",
-}
+_EXPECTED = {"NAME": "a name", "INT": "a number", "STRING": "a string", "$END": "the end of the expression"}
 
 
 def _describe_expected(expected) -> str:
-    names = sorted({_EXPECTED.get(e, None) or (f"'{e.lower()}'" if e.isalpha() else e) for e in expected})
-    keep = [n for n in names if not n.startswith("__")]
-    if len(keep) > 6:
+    """Token names in words: the literal text of keywords and punctuation, a phrase for the rest."""
+    words = set()
+    for name in expected:
+        if name in _EXPECTED:
+            words.add(_EXPECTED[name])
+            continue
+        try:
+            pattern = parser().get_terminal(name).pattern
+        except KeyError:
+            continue
+        if pattern.type == "str":
+            words.add(f"'{pattern.value}'")
+    if len(words) > 8:
         return "an operator or the end of the expression"
-    return ", ".join(keep) if keep else "something else"
+    return ", ".join(sorted(words)) if words else "something else"
 
 
 def depth(node: Node) -> int:
@@ -187,6 +194,10 @@ def parse_expression(text: str, pos: Pos) -> Node:
     try:
         tree = parser().parse(text)
         node = _ToNodes().transform(tree)
+        too_deep = depth(node) > MAX_EXPRESSION_DEPTH
+    except RecursionError:
+        # Lark's tree walk recurses; a pathologically nested text stops here, refused like any too-deep one.
+        too_deep = True
     except VisitError as exc:
         inner = exc.orig_exc
         if isinstance(inner, _NodeError):
@@ -204,7 +215,7 @@ def parse_expression(text: str, pos: Pos) -> Node:
         ) from None
     except UnexpectedInput as exc:  # pragma: no cover - other Lark errors
         raise _located("expr-syntax", str(exc).splitlines()[0], text, pos, getattr(exc, "pos_in_stream", 0) or 0) from None
-    if depth(node) > MAX_EXPRESSION_DEPTH:
+    if too_deep:
         raise KallistiError(Finding("expr-too-deep", f"expression nested deeper than {MAX_EXPRESSION_DEPTH} levels", pos))
     return node
 

@@ -245,21 +245,42 @@ class Compiler:
         if body_type != want:
             raise self._error(node.body, "expr-type", f"the body of {node.func}() must be {_a(want)}")
 
-        def each(c):
-            saved = c.locals.get(var)
-            for item in it_fn(c):
-                c.locals[var] = item
-                yield body_fn(c)
-            c.locals[var] = saved
+        func = node.func
+        if func not in ("all", "any", "count", "sum"):
+            raise self._error(node, "unknown-function", f"'{func}' is not a quantifier", "use all, any, count or sum")
 
-        if node.func == "all":
-            return (lambda c: all(each(c))), BOOL
-        if node.func == "any":
-            return (lambda c: any(each(c))), BOOL
-        if node.func == "count":
-            return (lambda c: sum(1 for v in each(c) if v)), INT
-        if node.func == "sum":
-            return (lambda c: sum(each(c))), INT
+        def quantify(c):
+            # The bound variable hides an outer one of the same name only inside the body,
+            # and is restored however the loop ends.
+            had = var in c.locals
+            saved = c.locals.get(var)
+            total = 0
+            try:
+                for item in it_fn(c):
+                    c.locals[var] = item
+                    v = body_fn(c)
+                    if func == "all":
+                        if not v:
+                            return False
+                    elif func == "any":
+                        if v:
+                            return True
+                    elif func == "count":
+                        total += 1 if v else 0
+                    else:
+                        total += v
+            finally:
+                if had:
+                    c.locals[var] = saved
+                else:
+                    c.locals.pop(var, None)
+            if func == "all":
+                return True
+            if func == "any":
+                return False
+            return total
+
+        return quantify, (BOOL if func in ("all", "any") else INT)
         raise self._error(node, "unknown-function", f"'{node.func}' is not a quantifier", "use all, any, count or sum")
 
     def _c_Op(self, node: Op, scope):
@@ -298,6 +319,9 @@ class Compiler:
 
     def _relation(self, node, op, a, ta, left, b, tb, right):
         if op in ("rel_in", "rel_not_in"):
+            if ta == RANK and tb == INTS and isinstance(right, ListLit) and all(isinstance(i, Num) for i in right.items):
+                ranks = frozenset(self._rank_literal(i) for i in right.items)  # numbers in a rank list name ranks
+                b, tb = _const(ranks), "list:" + RANK
             if not tb.startswith("list:") or (tb[5:] != ta and not (ta == INT and tb == INTS)):
                 if tb.startswith("list:") and tb[5:] == RANK and ta == INT and isinstance(left, Num):
                     v = self._rank_literal(left)

@@ -27,16 +27,19 @@ class Game:
     a deal from stock pile s is `s`, a redeal of it is `P + s`.
     """
 
-    def __init__(self, rules, seed: int | None = 1, order: list[int] | None = None, deal_number: int = 0):
+    def __init__(self, rules, seed: int | None = None, order: list[int] | None = None, deal_number: int = 0):
+        """A new deal: from `order` (card ids in dealing order) if given, else shuffled from `seed` (default 1)."""
         self.rules = rules
         self.deck = rules.deck
+        if order is None and seed is None:
+            seed = 1
         self.seed = seed
         self.order = list(order) if order is not None else shuffled_order(rules.deck.size, seed or 0, deal_number)
         self.state = initial_state(rules, self.order)
         self.ctx = Ctx(self.state)
         self.P = rules.pile_count
         self.history: list[list] = []  # one entry per player step: the undo records of its moves
-        self.redo_stack: list[int] = []
+        self.redo_stack: list[list[int]] = []  # undone steps, each the moves it made, replayed exactly by redo
         self.moves_played = 0
         self.events: list[dict] = []  # the player's steps, for saves and replays
         self._build_indexes()
@@ -432,7 +435,7 @@ class Game:
         """Make a legal move as a player step, then the ruleset's automatic moves; returns the moves made."""
         from kallisti.interpreter.notation import describe
 
-        self.events.append({"type": "move", "move": describe(self, m)})
+        self.events.append({"type": "move", "move": describe(self, m, exact=True)})
         made = self._step(m)
         self.redo_stack.clear()
         return made
@@ -503,14 +506,14 @@ class Game:
         records = self.history.pop()
         for rec in reversed(records):
             self.undo_record(rec)
-        self.redo_stack.append(records[0][0])
+        self.redo_stack.append([rec[0] for rec in records])
         self.events.append({"type": "undo"})
         return True
 
     def redo(self) -> bool:
         if not self.redo_stack:
             return False
-        self._step(self.redo_stack.pop())
+        self.history.append([self.apply(m) for m in self.redo_stack.pop()])
         self.events.append({"type": "redo"})
         return True
 

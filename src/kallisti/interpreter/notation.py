@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 from kallisti.interpreter.compiler import RuleRuntimeError
+from kallisti.model.macros import macro_wording
 
 
 class MoveRefused(Exception):
     """A move the rules do not allow; the message says which rule and clause refused it."""
 
 
-def describe(game, m: int) -> str:
-    """The command that makes move m, e.g. `t3 f1`, `t3 t5 2`, `d`."""
+def describe(game, m: int, exact: bool = False) -> str:
+    """The command that makes exactly move m, e.g. `t3 f1`, `t3 t5 2`, `d`.
+
+    The card count is written when it is more than one, or when one card is meant but a longer
+    run could make the same trip (`t3 t5` alone would move the run); `exact` writes it whenever
+    the source may move runs at all, without looking at the position (for logs).
+    """
     kind, src, dst, n = game.decode(m)
     tag = game.rules.tag_of
     if kind == "deal":
@@ -20,6 +26,9 @@ def describe(game, m: int) -> str:
     text = f"{tag[src]} {tag[dst]}"
     if n > 1:
         text += f" {n}"
+    elif game.take_max[game.gindex[src]] > 1:
+        if exact or any(game.decode(o)[:3] == ("move", src, dst) and game.decode(o)[3] > 1 for o in game.legal_moves()):
+            text += " 1"
     return text
 
 
@@ -175,8 +184,9 @@ def _clause_refusal(rule, ctx, subject: str, group: str, empty: bool = False) ->
         return None
     where = f"({rule.path}, clause {clause.id})"
     if clause.macro and clause.macro not in ("none", "any"):
-        if rule.kind in ("build", "sequence"):
-            return f"{subject}: the {group} builds {clause.macro} {where}"
+        wording = macro_wording(clause.macro)
+        if rule.kind in ("build", "sequence") and wording:
+            return f"{subject}: the {group} builds {wording} {where}"
         return f"{subject}: the {group} {clause.describe()} {where}"
     if clause.macro == "none":
         verb = {"build": "takes no cards", "empty": "takes no cards, even when empty", "take": "lets no card go",

@@ -22,7 +22,10 @@ class Rng:
     __slots__ = ("state",)
 
     def __init__(self, seed: int, number: int = 0, stream: int = STREAM_DEAL):
-        self.state = _mix((_mix(seed & MASK) ^ _mix((number * GOLDEN + stream) & MASK)) & MASK)
+        # Chained, with a distinct constant per part, so no two (seed, number, stream) share a state.
+        state = _mix((seed + 0x632BE59BD9B4E019) & MASK)
+        state = _mix((state ^ (number + 0x8CB92BA72F3D8DD7)) & MASK)
+        self.state = _mix((state ^ (stream * 0xD6E8FEB86659FD93)) & MASK)
 
     def next64(self) -> int:
         self.state = (self.state + GOLDEN) & MASK

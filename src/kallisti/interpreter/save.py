@@ -16,6 +16,11 @@ VERSION = 1
 MAX_SAVE_BYTES = 20_000_000
 
 
+def ruleset_hash(resolved: dict) -> str:
+    """The hash a save records for its ruleset, checked on loading."""
+    return hashlib.sha256(json.dumps(resolved, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
 def game_to_data(game) -> dict:
     """A game as plain data: enough to rebuild it exactly on any machine."""
     rules = game.rules
@@ -26,8 +31,8 @@ def game_to_data(game) -> dict:
         "game": rules.name,
         "ruleset": {
             "resolved": resolved,
-            "sha256": hashlib.sha256(json.dumps(resolved, sort_keys=True).encode()).hexdigest(),
-            "sources": [{"name": s.name, "sha256": s.sha256} for s in rules.sources],
+            "sha256": ruleset_hash(resolved),
+            "sources": [{"name": Path(s.name).name, "sha256": s.sha256} for s in rules.sources],
         },
         "deal": {"seed": game.seed, "order": list(game.order), "cards": " ".join(game.deck.ascii_name(c) for c in game.order)},
         "events": list(game.events),
@@ -68,9 +73,14 @@ def load_game(path: Path):
         raise KallistiError(Finding("save-too-large", f"save larger than {MAX_SAVE_BYTES} bytes", Pos(str(path))))
     try:
         data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        line, col = getattr(exc, "lineno", 0), getattr(exc, "colno", 0)
-        raise KallistiError(Finding("save-syntax", f"not a kallisti save: {getattr(exc, 'msg', exc)}", Pos(str(path), line, col))) from None
+    except UnicodeDecodeError as exc:
+        good = raw[: exc.start].decode("utf-8", errors="replace")
+        line = good.count("\n") + 1
+        col = len(good) - (good.rfind("\n") + 1) + 1
+        raise KallistiError(Finding("save-syntax", "not a kallisti save: the file is not valid UTF-8 text here",
+                                    Pos(str(path), line, col))) from None
+    except json.JSONDecodeError as exc:
+        raise KallistiError(Finding("save-syntax", f"not a kallisti save: {exc.msg}", Pos(str(path), exc.lineno, exc.colno))) from None
     return game_from_data(data, str(path))
 
 
@@ -86,19 +96,30 @@ def game_from_data(data: dict, source: str = "<save>"):
     if data.get("version") != VERSION:
         raise KallistiError(Finding("save-version", f"save version {data.get('version')!r}; this kallisti reads version {VERSION}", where))
     try:
-        resolved = located(data["ruleset"]["resolved"], Pos(f"{source}:ruleset"))
+        raw_ruleset = data["ruleset"]["resolved"]
+        recorded_hash = data["ruleset"]["sha256"]
         order_names = data["deal"]["order"]
+        cards_text = data["deal"].get("cards")
+        seed = data["deal"].get("seed")
         events = data["events"]
-    except (KeyError, TypeError):
+    except (KeyError, TypeError, AttributeError):
         raise KallistiError(Finding("save-shape", "the save lacks its ruleset, deal or events", where)) from None
+    if not isinstance(raw_ruleset, dict) or not isinstance(order_names, list) or not isinstance(events, list) \
+            or not (seed is None or isinstance(seed, int)):
+        raise KallistiError(Finding("save-shape", "the save's ruleset must be a map, its deal order and events lists", where))
+    if recorded_hash != ruleset_hash(raw_ruleset):
+        raise KallistiError(Finding("save-tampered", "the saved ruleset does not match its recorded hash", where))
+    resolved = located(raw_ruleset, Pos(f"{source}:ruleset"))
     findings = schema_findings(resolved, "resolved", where)
     if findings:
         raise KallistiError(findings)
     rules = Ruleset(resolved)
-    if sorted(order_names) != list(range(rules.deck.size)) if all(isinstance(n, int) for n in order_names) else True:
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in order_names) or sorted(order_names) != list(range(rules.deck.size)):
         raise KallistiError(Finding("save-deal", f"the saved deal is not an order of the {rules.deck.size} cards", where))
     order = list(order_names)
-    game = Game(rules, seed=data["deal"].get("seed"), order=order)
+    if cards_text is not None and cards_text != " ".join(rules.deck.ascii_name(c) for c in order):
+        raise KallistiError(Finding("save-deal", "the saved deal's card ids and card names disagree", where))
+    game = Game(rules, seed=seed, order=order)
     replay(game, events, source)
     return game
 

@@ -77,6 +77,14 @@ def expand_macro(phrase: str) -> list[tuple[str, str, str, str]] | None:
     return None
 
 
+def macro_wording(phrase: str) -> str | None:
+    """How a refusal says a build macro in words: `down alternate colour` -> `down in alternate colours`."""
+    clauses = expand_macro(phrase)
+    if not clauses or not all(says.startswith("builds ") for _, _, _, says in clauses):
+        return None
+    return " ".join(says[len("builds "):] for _, _, _, says in clauses)
+
+
 def expand_rule(value, pos: Pos | None, where: str):
     """Normalise a rule written as a macro phrase, a clause, or a list of both, into a list of clause dicts."""
     items = value if isinstance(value, list) else [value]

@@ -1,0 +1,313 @@
+"""What every shipped ruleset must satisfy, whatever its rules: one data-driven suite run over all of them.
+
+Deals are determined by the seed; no card is ever lost or duplicated; undo, redo, saves and move
+text are exact inverses of play; hints are legal; the game is "playing" exactly while it should be.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kallisti.interpreter.game import Game
+from kallisti.interpreter.notation import describe, narrate, parse_move
+from kallisti.interpreter.save import load_game, save_game
+from kallisti.interpreter.state import shuffled_order
+from kallisti.model.loader import shipped_games
+from kallisti.model.ruleset import load_ruleset
+from kallisti.solver.strategies import hint
+
+GAMES = sorted(shipped_games())
+
+
+@functools.lru_cache(maxsize=None)
+def rules_of(name: str):
+    return load_ruleset(name)
+
+
+def test_every_shipped_game_is_covered():
+    assert len(GAMES) >= 10
+    assert "forty-thieves" in GAMES
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+def check_invariants(game: Game) -> None:
+    """Every card exactly once; group sizes agree with the piles; face-down counts make sense."""
+    st_, rules = game.state, game.rules
+    cards = sorted(c for pile in st_.piles for c in pile)
+    assert cards == list(range(game.deck.size)), "a card was lost or duplicated"
+    for name, group in rules.groups.items():
+        assert st_.sizes[name] == sum(len(st_.piles[p]) for p in group.piles), f"sizes[{name}]"
+        for p in group.piles:
+            assert 0 <= st_.down[p] <= len(st_.piles[p])
+            if group.turn is None and group.flip and st_.piles[p]:
+                assert st_.down[p] < len(st_.piles[p]), f"{rules.tag_of[p]}: its top card was left face down"
+
+
+def check_invariants_partial(game: Game) -> None:
+    """The invariants for a hand-made position, which holds only some of the cards."""
+    st_ = game.state
+    cards = [c for pile in st_.piles for c in pile]
+    assert len(cards) == len(set(cards))
+    for name, group in game.rules.groups.items():
+        assert st_.sizes[name] == sum(len(st_.piles[p]) for p in group.piles)
+
+
+def rebuilt(game: Game) -> Game:
+    """A new game set up by hand in the same position: its move indexes are built from scratch."""
+    deck, rules = game.deck, game.rules
+    layout = {rules.tag_of[p]: " ".join(deck.ascii_name(c) for c in pile) for p, pile in enumerate(game.state.piles)}
+    down = {rules.tag_of[p]: n for p, n in enumerate(game.state.down) if n}
+    fresh = Game(rules, order=game.order).arrange(layout, down)
+    fresh.state.redeals.update(game.state.redeals)
+    return fresh
+
+
+def random_game(name: str, seed: int, steps: int, undo_every: int = 0, auto_every: int = 0):
+    """Play a seeded random game, yielding the game after each step (a move, an undo or an `a`)."""
+    game = Game(rules_of(name), seed=seed)
+    rnd = random.Random(seed)
+    for i in range(steps):
+        if undo_every and i % undo_every == undo_every - 1 and game.history:
+            game.undo()
+        elif auto_every and i % auto_every == auto_every - 1:
+            game.play_auto()
+        else:
+            moves = game.legal_moves()
+            if not moves:
+                return
+            game.play(moves[rnd.randrange(len(moves))])
+        yield game
+
+
+def effect(game: Game, m: int) -> tuple:
+    """The position after move m, leaving the game as it was."""
+    record = game.apply(m)
+    after = game.state.key()
+    game.undo_record(record)
+    return after
+
+
+# -- the deal -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", GAMES)
+def test_deal_is_determined_by_the_seed(name):
+    rules = rules_of(name)
+    for seed in (1, 7, 2**40 + 3):
+        assert Game(rules, seed=seed).state.key() == Game(rules, seed=seed).state.key()
+        by_order = Game(rules, order=shuffled_order(rules.deck.size, seed))
+        assert by_order.state.key() == Game(rules, seed=seed).state.key()
+    keys = {Game(rules, seed=seed).state.key() for seed in range(1, 21)}
+    assert len(keys) == 20, "different seeds must give different deals"
+    assert Game(rules, seed=1, deal_number=1).state.key() != Game(rules, seed=1).state.key()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_deal_lays_out_the_declared_rows(name):
+    rules = rules_of(name)
+    game = Game(rules, seed=5)
+    check_invariants(game)
+    for group in rules.groups.values():
+        if isinstance(group.deal, list) and group.deal and group.prefill is None:
+            for p in group.piles:
+                assert len(game.state.piles[p]) == len(group.deal)
+                assert game.state.down[p] == list(group.deal).count("down")
+    assert game.events == [] and game.history == []
+    assert game.status().outcome == "playing"
+
+
+# -- cards are conserved --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), picks=st.lists(st.integers(0, 2**16), min_size=1, max_size=80))
+def test_cards_are_conserved_under_random_play(name, seed, picks):
+    game = Game(rules_of(name), seed=seed)
+    check_invariants(game)
+    for i, pick in enumerate(picks):
+        moves = game.legal_moves()
+        if pick % 9 == 0 and game.history:
+            game.undo()
+        elif pick % 13 == 0:
+            game.play_auto()
+        elif moves:
+            game.play(moves[pick % len(moves)])
+        else:
+            break
+        check_invariants(game)
+        if i % 5 == 0:
+            # The incrementally kept move indexes agree with indexes built from scratch.
+            assert sorted(game.legal_moves()) == sorted(rebuilt(game).legal_moves())
+
+
+# -- undo and redo --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", GAMES)
+def test_undo_and_redo_retrace_the_game(name):
+    rules = rules_of(name)
+    for seed in (1, 2, 3):
+        game = Game(rules, seed=seed)
+        rnd = random.Random(seed)
+        keys, legal = [game.state.key()], [sorted(game.legal_moves())]
+        for _ in range(40):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.play(moves[rnd.randrange(len(moves))])
+            keys.append(game.state.key())
+            legal.append(sorted(game.legal_moves()))
+        assert len(keys) > 5
+        assert not game.redo()
+        for i in range(len(keys) - 2, -1, -1):
+            assert game.undo()
+            assert game.state.key() == keys[i], f"seed {seed}: undo to step {i}"
+            assert sorted(game.legal_moves()) == legal[i]
+        assert not game.undo()
+        for i in range(1, len(keys)):
+            assert game.redo()
+            assert game.state.key() == keys[i], f"seed {seed}: redo to step {i}"
+            assert sorted(game.legal_moves()) == legal[i]
+        assert not game.redo()
+        check_invariants(game)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_new_move_after_undo_clears_redo(name):
+    game = Game(rules_of(name), seed=4)
+    game.play(game.legal_moves()[0])
+    game.undo()
+    game.play(game.legal_moves()[-1])
+    assert not game.redo()
+
+
+ON_REQUEST = [n for n in GAMES if any(p.trigger == "on-request" and p.kind == "move" for p in rules_of(n).auto)]
+
+
+@pytest.mark.parametrize("name", ON_REQUEST)
+def test_undo_and_redo_of_an_automatic_step(name):
+    # The `a` command is one step, however many moves it makes: undo takes all of them back,
+    # redo makes all of them again. Two aces on top of two piles a pattern moves from.
+    rules = rules_of(name)
+    pattern = next(p for p in rules.auto if p.trigger == "on-request" and p.kind == "move")
+    piles = [p for g in sorted(pattern.sources) for p in rules.groups[g].piles]
+    assert len(piles) >= 2
+    first, second = (rules.tag_of[p] for p in piles[:2])
+    spare = next(t for t in rules.pile_of_tag if t not in (first, second) and rules.group_of[rules.pile_of_tag[t]] in pattern.sources)
+    game = Game(rules, seed=1).arrange({first: "5C AS", second: "AH", spare: "9D"})
+    before = game.state.key()
+    made = game.play_auto()
+    assert len(made) >= 2, "both aces go up"
+    after = game.state.key()
+    check_invariants_partial(game)
+    assert game.undo()
+    assert game.state.key() == before
+    assert game.redo()
+    assert game.state.key() == after, f"redo of an `a` step that made {len(made)} moves"
+    assert game.undo()
+    assert game.state.key() == before
+
+
+# -- saves ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", GAMES)
+def test_save_and_load_round_trip(name, tmp_path):
+    for seed in (1, 2):
+        game = None
+        for game in random_game(name, seed, 30, undo_every=7, auto_every=11):
+            pass
+        path = tmp_path / f"{seed}.json"
+        save_game(game, path)
+        loaded = load_game(path)
+        assert loaded.state.key() == game.state.key()
+        assert loaded.legal_moves() == game.legal_moves()
+        assert loaded.events == game.events
+        assert loaded.status() == game.status()
+        assert loaded.score() == game.score()
+        # The loaded game goes on exactly as the original would.
+        rnd = random.Random(seed * 101)
+        for _ in range(20):
+            moves = game.legal_moves()
+            assert loaded.legal_moves() == moves
+            if not moves:
+                break
+            m = moves[rnd.randrange(len(moves))]
+            game.play(m)
+            loaded.play(m)
+            assert loaded.state.key() == game.state.key()
+        while game.undo():
+            assert loaded.undo()
+            assert loaded.state.key() == game.state.key()
+        assert not loaded.undo()
+
+
+# -- hints and move text ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_hint_is_legal(name):
+    for seed in (1, 2):
+        game = Game(rules_of(name), seed=seed)
+        rnd = random.Random(seed)
+        for _ in range(80):
+            moves = game.legal_moves()
+            h = hint(game)
+            if not moves:
+                assert h is None
+                break
+            assert h in moves
+            game.play(moves[rnd.randrange(len(moves))])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_move_text_parses_back_to_the_same_move(name):
+    for seed in (1, 2):
+        game = Game(rules_of(name), seed=seed)
+        rnd = random.Random(seed)
+        for _ in range(60):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            here = game.state.key()
+            texts = [describe(game, m) for m in moves]
+            for m, text in zip(moves, texts):
+                parsed = parse_move(game, text)
+                assert parsed in moves
+                assert effect(game, parsed) == effect(game, m), (
+                    f"seed {seed}: `{text}` ({narrate(game, m)}) parses to a different move ({narrate(game, parsed)})")
+                assert game.state.key() == here, "apply then undo_record must restore the position"
+            # Two different moves never share one text unless they have the same effect.
+            by_text: dict[str, tuple] = {}
+            for m, text in zip(moves, texts):
+                assert by_text.setdefault(text, effect(game, m)) == effect(game, m), f"`{text}` names two moves"
+            game.play(moves[rnd.randrange(len(moves))])
+
+
+# -- the end of the game ----------------------------------------------------------------------------
+
+def expected_outcome(game: Game, moves: list[int]) -> str:
+    rules, ctx = game.rules, game.ctx
+    if rules.win(ctx):
+        return "won"
+    if any(loss.when(ctx) for loss in rules.lose):
+        return "lost"
+    return "playing" if moves else "lost"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_status_is_playing_while_moves_remain(name):
+    for seed in (1, 2, 3):
+        game = Game(rules_of(name), seed=seed)
+        rnd = random.Random(seed)
+        for _ in range(300):
+            moves = game.legal_moves()
+            status = game.status()
+            assert status.outcome == expected_outcome(game, moves)
+            assert game.status(moves) == status
+            if status.outcome != "playing":
+                assert status.reason
+                break
+            game.play(moves[rnd.randrange(len(moves))])

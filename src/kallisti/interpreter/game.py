@@ -41,6 +41,8 @@ class Game:
         self.history: list[list] = []  # one entry per player step: the undo records of its moves
         self.redo_stack: list[list[int]] = []  # undone steps, each the moves it made, replayed exactly by redo
         self.moves_played = 0
+        # Decoded card moves, shared by every game of the ruleset and filled as moves are first made.
+        self._card_moves: dict[int, tuple] = rules.card_move_cache
         self.events: list[dict] = []  # the player's steps, for saves and replays
         self._build_indexes()
 
@@ -73,11 +75,9 @@ class Game:
         self.history.clear()
         self.redo_stack.clear()
         self.events.clear()
-        self.top_key = [None] * self.P
         self.dests = [[] for _ in range(self.deck.kinds)]
         self.empties = [[] for _ in self.group_list]
-        for p in range(self.P):
-            self._refresh(p)
+        self._index_piles()
         return self
 
     # -- indexes for fast move generation ------------------------------------------------
@@ -109,6 +109,8 @@ class Game:
                 self.accepted_on[tg] = {t: tuple(ks) for t, ks in inverse.items()}
             if self.empty_ok[tg] is not None:
                 self.space_kinds[tg] = tuple(k for k, c in kind_rep.items() if self.empty_ok[tg][c])
+        # Spaces that take any card are kept in one list of their own rather than filed under every kind.
+        self.open_group = [len(self.space_kinds[gi]) == len(kind_rep) for gi in range(len(groups))]
         self.general_targets = [(tg, self.onto[tg] is None, self.empty_ok[tg] is None) for tg in targets
                                 if self.onto[tg] is None or self.empty_ok[tg] is None]
         self.flip = [groups[self.gindex[p]].flip for p in range(self.P)]
@@ -121,6 +123,16 @@ class Game:
         # dests[kind]: the piles that would take a card of that kind right now, kept up to date as tops change.
         self.dests: list[list[int]] = [[] for _ in range(kinds)]
         self.empties: list[list[int]] = [[] for _ in groups]
+        self._index_piles()
+
+    def _index_piles(self) -> None:
+        """Per-pile views of the group tables, then every pile filed in the destination index."""
+        self.piles, self.down = self.state.piles, self.state.down
+        self.accepts_on_top = [self.accepted_on[gi] or {} for gi in self.gindex]
+        self.space_kinds_of = [() if self.open_group[gi] else self.space_kinds[gi] for gi in self.gindex]
+        self.open_of = [self.open_group[gi] for gi in self.gindex]
+        self.open_spaces: list[int] = []
+        self.empties_of = [self.empties[gi] for gi in self.gindex]
         self.top_key = [None] * self.P
         for p in range(self.P):
             self._refresh(p)
@@ -133,38 +145,41 @@ class Game:
         return counts
 
     def _refresh(self, p: int) -> None:
-        """Re-file pile p in the destination index after its top card changed."""
-        pile = self.state.piles[p]
+        """Re-file pile p in the destination index after its top card changed.
+
+        This runs twice per move, so it reads only per-pile tables prepared in `_build_indexes`.
+        """
+        pile = self.piles[p]
         if not pile:
             key = -1
-        elif len(pile) <= self.state.down[p]:
-            key = NOT_INDEXED
-        else:
+        elif len(pile) > self.down[p]:
             key = self.kind[pile[-1]]
-        old = self.top_key[p]
+        else:
+            key = NOT_INDEXED
+        top_key = self.top_key
+        old = top_key[p]
         if old == key:
             return
-        self.top_key[p] = key
-        gi = self.gindex[p]
+        top_key[p] = key
         dests = self.dests
         if old is not None:
             if old >= 0:
-                accepted = self.accepted_on[gi]
-                if accepted is not None:
-                    for k in accepted.get(old, ()):
-                        dests[k].remove(p)
+                for k in self.accepts_on_top[p].get(old, ()):
+                    dests[k].remove(p)
             elif old == -1:
-                self.empties[gi].remove(p)
-                for k in self.space_kinds[gi]:
+                self.empties_of[p].remove(p)
+                if self.open_of[p]:
+                    self.open_spaces.remove(p)
+                for k in self.space_kinds_of[p]:
                     dests[k].remove(p)
         if key >= 0:
-            accepted = self.accepted_on[gi]
-            if accepted is not None:
-                for k in accepted.get(key, ()):
-                    dests[k].append(p)
+            for k in self.accepts_on_top[p].get(key, ()):
+                dests[k].append(p)
         elif key == -1:
-            self.empties[gi].append(p)
-            for k in self.space_kinds[gi]:
+            self.empties_of[p].append(p)
+            if self.open_of[p]:
+                self.open_spaces.append(p)
+            for k in self.space_kinds_of[p]:
                 dests[k].append(p)
 
     # -- move generation -------------------------------------------------------------------
@@ -190,6 +205,7 @@ class Game:
         dests, kind = self.dests, self.kind
         general = self.general_targets
         top_key = self.top_key
+        spaces = self.open_spaces  # empty piles that take any card (never a source: a source has cards)
         for src, head in self.simple_sources:
             # One card at a time, every target tabulated: a single index lookup per source
             # (top_key holds the kind of the pile's face-up top card, or a negative marker).
@@ -200,6 +216,9 @@ class Game:
                     for d in lst:
                         if d != src:
                             out.append(head + d)
+                if spaces:
+                    for d in spaces:
+                        out.append(head + d)
         for src, limit, seq, counts in self.run_sources:
             pile = piles[src]
             if not pile:
@@ -225,11 +244,13 @@ class Game:
                 for d in dests[kind[c]]:
                     if d != src:
                         out.append(head + d)
+                for d in spaces:
+                    out.append(head + d)
                 if general:
-                    for tg, builds, spaces in general:
+                    for tg, builds, takes_spaces in general:
                         if builds:
                             self._general_builds(out, tg, src, n, head)
-                        if spaces:
+                        if takes_spaces:
                             self._general_empties(out, tg, src, n, head)
                 n += 1
         return out
@@ -311,12 +332,12 @@ class Game:
     # -- applying moves ---------------------------------------------------------------------
     def apply(self, m: int):
         """Make move m (assumed legal) and return what undo needs."""
-        P = self.P
-        st = self.state
-        piles, down = st.piles, st.down
-        if m >= P * P:
-            n, rest = divmod(m, P * P)
-            src, dst = divmod(rest, P)
+        parts = self._card_moves.get(m)
+        if parts is not None or m >= self.P * self.P:
+            if parts is None:
+                parts = self._card_moves[m] = self._card_move_parts(m)
+            n, src, dst, from_group, to_group = parts
+            piles, down = self.piles, self.down
             pile = piles[src]
             if n == 1:
                 piles[dst].append(pile.pop())
@@ -327,17 +348,24 @@ class Game:
             if down[src] and down[src] == len(pile) and self.flip[src]:
                 down[src] -= 1
                 flipped = True
-            gs, gd = self.gname[src], self.gname[dst]
-            if gs != gd:
-                st.sizes[gs] -= n
-                st.sizes[gd] += n
+            if from_group is not None:
+                sizes = self.state.sizes
+                sizes[from_group] -= n
+                sizes[to_group] += n
             self._refresh(src)
             self._refresh(dst)
             self.moves_played += 1
             return (m, flipped)
+        P = self.P
         if m < P:
             return self._deal(m)
         return self._redeal(m - P)
+
+    def _card_move_parts(self, m: int):
+        """(n, src, dst, source group, target group) of a card move; the groups are None within one group."""
+        _, src, dst, n = self.decode(m)
+        gs, gd = self.gname[src], self.gname[dst]
+        return (n, src, dst, gs, gd) if gs != gd else (n, src, dst, None, None)
 
     def _deal(self, s: int):
         st = self.state

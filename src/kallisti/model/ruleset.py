@@ -257,6 +257,7 @@ class Ruleset:
         self.pile_of_tag = {tag: p for p, tag in self.tag_of.items()}
         self.gindex = tuple(list(self.groups).index(self.group_of[p]) for p in range(self.pile_count))
         self._move_tables = None
+        self.card_move_cache: dict[int, tuple] = {}  # the engine's decoded card moves, shared by its games
 
     def move_tables(self):
         """Per group, computed once: which top kinds each card may go on, which cards a space takes,

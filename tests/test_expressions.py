@@ -482,3 +482,28 @@ def test_tabulated_custom_rule_agrees_with_evaluation(tmp_path):
             expected = (deck.value[c] + deck.value[t]) % 2 == 1 and not (
                 deck.rank[c] >= 10 or deck.suits[deck.suit[t]].name == "clubs")
             assert build.allows(ctx) == expected
+
+
+# -- sequence tests ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, cards, expected", [
+    ("descending(p.cards)", "KS QH JS", True),
+    ("descending(p.cards)", "KS JS", False),
+    ("ascending(p.cards)", "AH 2H 3H", True),
+    ("same_suit(p.cards)", "KS QS JS", True),
+    ("same_suit(p.cards)", "KS QH", False),
+    ("alternating_colors(p.cards)", "KS QH JC 10D", True),
+    ("alternating_colors(p.cards)", "KS QC", False),
+    ("same_color(p.cards)", "KS QC JS", True),
+    ("descending(p.cards) and same_suit(p.cards) and p.cards.size == ranks", "KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S AS", True),
+])
+def test_sequence_tests_read_a_list_of_cards_bottom_first(text, cards, expected):
+    g = position({"t1": cards})
+    assert ev(f"all(p in tableau: p.index != 1 or ({text}))", C.STATE_SCOPE, game=g) is expected
+
+
+def test_a_sequence_test_needs_a_list_of_cards():
+    with pytest.raises(KallistiError) as exc:
+        ev("descending(card)", C.BUILD_SCOPE)
+    assert exc.value.findings[0].code == "expr-type"

@@ -224,10 +224,17 @@ class Compiler:
                 return (lambda c: abs(f0(c))), INT
             builtin = min if node.func == "min" else max
             return (lambda c: builtin(f(c) for f in fns)), INT
+        if node.func in _SEQUENCE_TESTS:
+            parts = [self._compile(a, scope) for a in node.args]
+            if len(parts) != 1 or parts[0][1] != CARDS:
+                raise self._error(node, "expr-type", f"{node.func}() takes one list of cards, e.g. {node.func}(cards)")
+            cards_fn = parts[0][0]
+            test = _SEQUENCE_TESTS[node.func](self.deck)
+            return (lambda c: test(cards_fn(c))), BOOL
         if node.func in ("all", "any", "count", "sum"):
             raise self._error(node, "expr-syntax", f"{node.func}() needs a variable: {node.func}(x in COLLECTION: CONDITION)")
         raise self._error(node, "unknown-function", f"unknown function '{node.func}'",
-                          did_you_mean(node.func, ["abs", "min", "max", "all", "any", "count", "sum"]))
+                          did_you_mean(node.func, ["abs", "min", "max", "all", "any", "count", "sum", *_SEQUENCE_TESTS]))
 
     def _c_Quant(self, node: Quant, scope):
         it_fn, it_type = self._compile(node.iterable, scope)
@@ -378,6 +385,21 @@ class Compiler:
         if op == "arith_div":
             return (lambda c: (a(c) // d) if (d := b(c)) else 0), INT
         return (lambda c: (a(c) % d) if (d := b(c)) else 0), INT
+
+
+def _pairwise(test):
+    """A sequence test over a list of cards: `test(lower, upper)` for every card and the one after it."""
+    return lambda cards: all(test(cards[i], cards[i + 1]) for i in range(len(cards) - 1))
+
+
+# Built-in tests of a list of cards, bottom card first (as `cards` and `pile.cards` are).
+_SEQUENCE_TESTS = {
+    "descending": lambda d: _pairwise(lambda a, b: d.rank[b] == d.rank[a] - 1),
+    "ascending": lambda d: _pairwise(lambda a, b: d.rank[b] == d.rank[a] + 1),
+    "same_suit": lambda d: _pairwise(lambda a, b: d.suit[b] == d.suit[a]),
+    "same_color": lambda d: _pairwise(lambda a, b: d.color[b] == d.color[a]),
+    "alternating_colors": lambda d: _pairwise(lambda a, b: d.color[b] != d.color[a]),
+}
 
 
 def _a(typ: str) -> str:

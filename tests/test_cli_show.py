@@ -119,7 +119,7 @@ def test_text_follows_rule_changes(tmp_path):
     assert "down in suit" not in tableau.replace('from "down in suit"', "")
     assert "builds: require rank-down: card.rank == top.rank - 1" in tableau
     assert "same-suit" not in tableau
-    assert "redeals: 2 (when the stock is empty, `d` turns the waste back over" in section(text, "stock")
+    assert "redeals: 2 (when the stock is empty, `d` gathers the waste, pile by pile, turned over onto the stock)" in section(text, "stock")
 
 
 def test_json_format_is_the_resolved_ruleset():
@@ -185,7 +185,7 @@ def test_less_common_settings_are_described(tmp_path):
         "    empty: any\n"
         "    take: any\n"
         "    flip: false\n"
-        "  stock: {role: stock, deal: rest, take: none, turn: {to: tableau, each: true}, redeals: unlimited, redeal_from: foundation}\n"
+        "  stock: {role: stock, deal: rest, take: none, turn: {to: tableau, each: true}, redeals: unlimited, redeal: {gather: [foundation], shuffle: true, deal: [tableau]}}\n"
         "compulsory:\n"
         "  - {id: aces-first, from: tableau, to: foundation, when: card.rank == first}\n"
         "lose:\n"
@@ -202,8 +202,9 @@ def test_less_common_settings_are_described(tmp_path):
     assert "stay face down when uncovered" in tableau
     assert "runs that leave together: any face-up cards" in tableau
     stock = section(text, "stock")
-    assert "`d` deals one card to each pile of the tableau (t1..t4)" in stock
-    assert "redeals: unlimited" in stock and "turns the foundation back over" in stock
+    assert "`d` deals 1 card to each pile of the tableau (t1..t4)" in stock
+    assert "redeals: unlimited" in stock and "gathers the foundation, pile by pile, turned over onto the stock" in stock
+    assert "shuffled, then deals the tableau again as at the start" in stock
     assert "only such moves are legal" in text
     assert "aces-first: a move from tableau to foundation, when card.rank == first" in text
     assert "lose too-tall: tableau.size > 40" in text and "the tableau is too tall" in text

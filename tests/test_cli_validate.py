@@ -169,7 +169,7 @@ def test_the_variant_example_says_what_it_means():
     rules = load_ruleset(HERE / "good" / "variant-of-forty-thieves.yaml")
     tableau, stock, foundation, waste = (rules.groups[g] for g in ("tableau", "stock", "foundation", "waste"))
     assert len(tableau.piles) == 11
-    assert (stock.redeals, stock.redeal_from) == (1, "waste")
+    assert (stock.redeals, stock.redeal.gather) == (1, ("waste",))
     assert [(c.id, c.kind) for c in tableau.build.clauses][-1] == ("no-queen-on-king", "forbid")
     assert [c.id for c in tableau.empty.clauses] == ["kings-only"]
     assert [c.id for c in waste.take.clauses] == ["one-card", "waste-not-empty"]

@@ -13,10 +13,11 @@ from kallisti.errors import KallistiError
 from kallisti.model.macros import expand_macro
 
 WIDTH = 78
-RULE_LABELS = {"build": "builds", "empty": "a space takes", "take": "may leave", "sequence": "runs that leave together"}
+RULE_LABELS = {"build": "builds", "empty": "a space takes", "take": "may leave", "sequence": "runs that leave together",
+               "dealing": "deals only when"}
 # What an empty clause list (the macro `any`) means for each kind of rule.
 ANY_TEXT = {"build": "any card, on any card", "empty": "any card", "take": "any face-up cards",
-            "sequence": "any face-up cards"}
+            "sequence": "any face-up cards", "dealing": "always"}
 TRIGGERS = {"each-move": "after every move", "on-request": "on request: the `a` command"}
 
 
@@ -108,9 +109,18 @@ def _group_lines(rules, name: str, g, spec) -> list[str]:
     if "prefill" in spec:
         lines.append(f"  before the deal: each pile gets the first card (in dealing order) for which {_expr(spec['prefill'])}")
     lines.append(f"  deal: {_deal_text(g, n)}")
-    if isinstance(g.deal, list) and "down" in g.deal:
+    if g.divert is not None:
+        lines.append(f"  while cards are dealt here: a card for which {_expr(spec['divert']['when'])} goes to a pile of the "
+                     f"{g.divert.to} that takes it, and the next card is dealt in its place")
+    if g.top_face_up:
+        lines.append("  only the top card of each pile lies face up: a hand turned one card at a time")
+    elif isinstance(g.deal, list) and any("down" in row or "d" in row.split() for row in g.deal):
         lines.append("  face-down cards: " + ("the top one is turned up when it is uncovered" if g.flip
                                               else "stay face down when uncovered"))
+    if "reveal" in spec:
+        lines.append(f"  the player may look at the {_expr(spec['reveal'])} face-down cards under a pile's top")
+    if g.refill is not None:
+        lines.append(f"  a pile emptied here at once gets {_count(g.refill['count'], 'card')} from the {g.refill['from']}")
     for key in ("build", "empty", "take", "sequence"):
         clauses = spec[key]
         if key == "sequence" and not clauses and _take_max(rules, name) <= 1:
@@ -118,7 +128,10 @@ def _group_lines(rules, name: str, g, spec) -> list[str]:
         lines += _rule_lines(RULE_LABELS[key], key, clauses)
     if g.turn is not None:
         lines.append(f"  deals: {_turn_text(rules, g.turn)}")
-        lines.append(f"  redeals: {_redeal_text(rules, g)}")
+        if spec["dealing"]:
+            lines += _rule_lines(RULE_LABELS["dealing"], "dealing", spec["dealing"])
+    if g.turn is not None or g.redeal is not None:
+        lines.append(f"  redeals: {_redeal_text(rules, g, spec)}")
     return lines
 
 
@@ -128,6 +141,12 @@ def _deal_text(g, n: int) -> str:
     rows = list(g.deal)
     if not rows:
         return "no cards"
+    if any(row not in ("up", "down") for row in rows):
+        # Rows that skip piles or mix faces: say each one, pile by pile.
+        cards = sum(1 for row in rows for letter in row.split() if letter in "ud") if rows else 0
+        parts = [" ".join({"u": "up", "d": "down", ".": "-"}[x] for x in row.split()) if row not in ("up", "down")
+                 else f"all {row}" for row in rows]
+        return f"{_count(len(rows), 'row')}, pile by pile: " + "; ".join(parts) + f" ({cards} cards; the first row at the bottom)"
     runs: list[list] = []
     for row in rows:
         if runs and runs[-1][0] == row:
@@ -146,17 +165,24 @@ def _turn_text(rules, turn) -> str:
     target = rules.groups[turn["to"]]
     where = f"the {turn['to']} ({target.tag if len(target.piles) == 1 else f'{target.tag}1..{target.tag}{len(target.piles)}'})"
     if turn.get("each"):
-        return f"`d` deals one card to each pile of {where}"
+        return f"`d` deals {_count(turn.get('count', 1), 'card')} to each pile of {where}"
     count = turn.get("count", 1)
     return f"`d` turns {_count(count, 'card')} at a time onto {where}"
 
 
-def _redeal_text(rules, g) -> str:
-    if g.redeals == 0:
+def _redeal_text(rules, g, spec) -> str:
+    if g.redeals == 0 or g.redeal is None:
         return "none"
-    source = g.redeal_from or g.turn["to"]
+    r = g.redeal
     times = "unlimited" if g.redeals < 0 else str(g.redeals)
-    return f"{times} (when the {g.name} is empty, `d` turns the {source} back over to form it again)"
+    when = _expr(spec.get("redeal", {}).get("when", "pile.empty"))
+    when = f"when the {g.name} is empty" if when == "pile.empty" else f"when {when} (pile: the {g.name})"
+    what = f"gathers the {' and the '.join(r.gather)}, pile by pile, turned over onto the {g.name}"
+    if r.shuffle:
+        what += ", shuffled"
+    if r.deal:
+        what += f", then deals the {' and the '.join(r.deal)} again as at the start"
+    return f"{times} ({when}, `d` {what})"
 
 
 def _take_max(rules, name: str) -> int:

@@ -20,6 +20,7 @@ TAKE_SCOPE = {"card": CARD, "cards": CARDS, "count": INT, "pile": PILE}
 SEQUENCE_SCOPE = {"card": CARD, "top": CARD}
 CARD_SCOPE = {"card": CARD}
 STATE_SCOPE: dict[str, str] = {}
+PILE_STATE_SCOPE = {"pile": PILE}  # a rule about one pile in the whole position (dealing, redealing, revealing)
 MOVE_SCOPE = BUILD_SCOPE
 
 MAX_INT_RESULT = 10**18  # arithmetic results beyond this are refused at run time
@@ -28,10 +29,11 @@ MAX_INT_RESULT = 10**18  # arithmetic results beyond this are refused at run tim
 class Ctx:
     """The values an expression reads while it runs; one instance is reused for many evaluations."""
 
-    __slots__ = ("state", "card", "top", "cards", "count", "pile", "source", "locals")
+    __slots__ = ("state", "game", "card", "top", "cards", "count", "pile", "source", "locals")
 
     def __init__(self, state=None):
         self.state = state
+        self.game = None
         self.card = self.top = self.pile = self.source = -1
         self.cards: list[int] = []
         self.count = 0

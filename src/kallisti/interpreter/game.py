@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.compiler import Ctx, RuleRuntimeError
-from kallisti.interpreter.state import initial_state, shuffled_order
+from kallisti.interpreter.rng import STREAM_REDEAL, Rng
+from kallisti.interpreter.state import Dealer, initial_state, recount, shuffled_order
 
 MAX_AUTO_MOVES = 10_000  # automatic moves in a row before the engine stops them (a ruleset cannot loop forever)
 NOT_INDEXED = -2  # index key of a pile whose top is face down: it accepts no card
@@ -35,8 +36,12 @@ class Game:
             seed = 1
         self.seed = seed
         self.order = list(order) if order is not None else shuffled_order(rules.deck.size, seed or 0, deal_number)
+        self.deal_number = deal_number
         self.state = initial_state(rules, self.order)
         self.ctx = Ctx(self.state)
+        self.ctx.game = self
+        self.dealer = Dealer(rules, self.state)
+        self.redeal_positions: list[tuple] = []  # the position before each redeal, to see a stalled game
         self.P = rules.pile_count
         self.history: list[list] = []  # one entry per player step: the undo records of its moves
         self.redo_stack: list[list[int]] = []  # undone steps, each the moves it made, replayed exactly by redo
@@ -75,9 +80,8 @@ class Game:
         self.history.clear()
         self.redo_stack.clear()
         self.events.clear()
-        self.dests = [[] for _ in range(self.deck.kinds)]
-        self.empties = [[] for _ in self.group_list]
-        self._index_piles()
+        self.redeal_positions.clear()
+        self._reindex()
         return self
 
     # -- indexes for fast move generation ------------------------------------------------
@@ -119,15 +123,27 @@ class Game:
         self.run_sources = [info for info in self.source_info if info not in simple]
         self.kind = self.deck.kind
         self.gname = self.rules.group_of
-        self.stock_piles = [g.piles[0] for g in groups if g.turn is not None]
+        self.stock_piles = [g.piles[0] for g in groups if g.turn is not None or g.redeal is not None]
         # dests[kind]: the piles that would take a card of that kind right now, kept up to date as tops change.
         self.dests: list[list[int]] = [[] for _ in range(kinds)]
         self.empties: list[list[int]] = [[] for _ in groups]
         self._index_piles()
 
+    def _reindex(self) -> None:
+        """File every pile afresh (after a redeal or a position set by hand)."""
+        self.dests = [[] for _ in range(self.deck.kinds)]
+        self.empties = [[] for _ in self.group_list]
+        self._index_piles()
+
     def _index_piles(self) -> None:
         """Per-pile views of the group tables, then every pile filed in the destination index."""
         self.piles, self.down = self.state.piles, self.state.down
+        self.top_up_of = [self.group_list[gi].top_face_up for gi in self.gindex]
+        self.refill_of = [None] * self.P
+        for gi, g in enumerate(self.group_list):
+            if g.refill is not None:
+                for p in g.piles:
+                    self.refill_of[p] = (self.rules.groups[g.refill["from"]].piles[0], g.refill["count"])
         self.accepts_on_top = [self.accepted_on[gi] or {} for gi in self.gindex]
         self.space_kinds_of = [() if self.open_group[gi] else self.space_kinds[gi] for gi in self.gindex]
         self.open_of = [self.open_group[gi] for gi in self.gindex]
@@ -150,6 +166,8 @@ class Game:
         This runs twice per move, so it reads only per-pile tables prepared in `_build_indexes`.
         """
         pile = self.piles[p]
+        if self.top_up_of[p]:
+            self.down[p] = len(pile) - 1 if pile else 0  # a hand: only its top card lies face up
         if not pile:
             key = -1
         elif len(pile) > self.down[p]:
@@ -198,9 +216,9 @@ class Game:
         P = self.P
         out: list[int] = []
         for s in self.stock_piles:
-            if piles[s]:
+            if piles[s] and self._may_deal(s):
                 out.append(s)
-            elif self._may_redeal(s):
+            if self._may_redeal(s):
                 out.append(P + s)
         dests, kind = self.dests, self.kind
         general = self.general_targets
@@ -302,17 +320,33 @@ class Game:
         except RuleRuntimeError:
             return False
 
-    def _may_redeal(self, s: int) -> bool:
+    def _may_deal(self, s: int) -> bool:
+        """Whether pile s may deal now: it deals (`turn`) and its `dealing` rule allows it."""
         g = self.group_list[self.gindex[s]]
-        if g.redeals == 0:
+        if g.turn is None:
+            return False
+        if g.dealing.always:
+            return True
+        ctx = self.ctx
+        ctx.pile = s
+        return self._allows(g.dealing, ctx)
+
+    def _may_redeal(self, s: int) -> bool:
+        """Whether pile s may redeal now: redeals are left, its condition holds, and there are cards to gather."""
+        g = self.group_list[self.gindex[s]]
+        spec = g.redeal
+        if spec is None or g.redeals == 0:
             return False
         if g.redeals > 0 and self.state.redeals[g.name] >= g.redeals:
             return False
-        return bool(self.state.piles[self._redeal_source(g)])
-
-    def _redeal_source(self, g) -> int:
-        name = g.redeal_from or g.turn["to"]
-        return self.rules.groups[name].piles[0]
+        if not any(self.state.sizes[name] for name in spec.gather):
+            return False
+        ctx = self.ctx
+        ctx.pile = s
+        try:
+            return bool(spec.when(ctx))
+        except RuleRuntimeError:
+            return False
 
     # -- decoding ----------------------------------------------------------------------------
     def decode(self, m: int) -> tuple[str, int, int, int]:
@@ -355,6 +389,9 @@ class Game:
             self._refresh(src)
             self._refresh(dst)
             self.moves_played += 1
+            if not pile and self.refill_of[src] is not None:
+                stock, count = self.refill_of[src]
+                return (m, flipped, self._deal_from(stock, [src] * count))
             return (m, flipped)
         P = self.P
         if m < P:
@@ -368,48 +405,88 @@ class Game:
         return (n, src, dst, gs, gd) if gs != gd else (n, src, dst, None, None)
 
     def _deal(self, s: int):
-        st = self.state
+        """Deal from stock pile s as its `turn` says: `count` cards to the first pile of the target
+        group, or with `each`, `count` cards to every pile of it in turn."""
         g = self.group_list[self.gindex[s]]
         turn = g.turn
         target = self.rules.groups[turn["to"]]
+        count = turn.get("count", 1)
+        if turn.get("each"):
+            dests = [p for p in target.piles for _ in range(count)]
+        else:
+            dests = [target.piles[0]] * count
+        placed = self._deal_from(s, dests)
+        self.moves_played += 1
+        return (s, placed)
+
+    def _deal_from(self, s: int, dests: list[int]) -> tuple:
+        """Move cards one by one from the top of pile s to each of `dests` (face up, diverted where
+        the receiving group says); returns where each card went, for undo."""
+        st = self.state
         stock = st.piles[s]
         placed = []
-        if turn.get("each"):
-            dests = list(target.piles)
-        else:
-            dests = [target.piles[0]] * turn.get("count", 1)
         for d in dests:
             if not stock:
                 break
-            st.piles[d].append(stock.pop())
-            placed.append(d)
-            self._refresh(d)
+            card = stock.pop()
+            went = self.dealer.place(self.group_list[self.gindex[d]], card, d, "up")
+            placed.append(went)
+            st.sizes[self.gname[s]] -= 1
+            st.sizes[self.gname[went]] += 1
+            self._refresh(went)
         st.down[s] = min(st.down[s], len(stock))
-        st.sizes[g.name] -= len(placed)
-        st.sizes[target.name] += len(placed)
         self._refresh(s)
-        self.moves_played += 1
-        return (s, tuple(placed))
+        return tuple(placed)
+
+    def _undeal(self, s: int, placed: tuple) -> None:
+        """Undo `_deal_from`: every card back on top of pile s, face down as it was."""
+        st = self.state
+        stock = st.piles[s]
+        face_down = st.down[s] == len(stock)
+        for d in reversed(placed):
+            stock.append(st.piles[d].pop())
+            st.sizes[self.gname[d]] -= 1
+            st.sizes[self.gname[s]] += 1
+            self._refresh(d)
+        if face_down:
+            st.down[s] = len(stock)
+        self._refresh(s)
 
     def _redeal(self, s: int):
+        """Gather the redeal's groups pile by pile onto pile s (under any cards still there), turned
+        over so the first gathered card comes up first; shuffle if the ruleset says; deal groups again."""
         st = self.state
         g = self.group_list[self.gindex[s]]
-        src = self._redeal_source(g)
-        cards = st.piles[src]
-        down_before = st.down[src]
-        st.piles[s].extend(reversed(cards))
-        st.down[s] = len(st.piles[s])
-        n = len(cards)
-        st.piles[src] = []
-        st.down[src] = 0
+        spec = g.redeal
+        snapshot = ([list(p) for p in st.piles], list(st.down), dict(st.sizes), dict(st.redeals))
+        self.redeal_positions.append(self._position())
+        gathered: list[int] = []
+        for name in spec.gather:
+            for p in self.rules.groups[name].piles:
+                gathered.extend(st.piles[p])
+                st.piles[p].clear()
+                st.down[p] = 0
+        if spec.shuffle:
+            Rng(self.seed or 0, self.deal_number, STREAM_REDEAL + 16 * st.redeals[g.name]).shuffle(gathered)
+        stock = st.piles[s]
+        stock[:0] = reversed(gathered)
+        st.down[s] = len(stock)
         st.redeals[g.name] += 1
-        src_group = self.group_list[self.gindex[src]].name
-        st.sizes[src_group] -= n
-        st.sizes[g.name] += n
-        self._refresh(src)
-        self._refresh(s)
+
+        def next_card():
+            return stock.pop() if stock else None
+
+        for name in spec.deal:
+            self.dealer.deal_rows(self.rules.groups[name], next_card, strict=False)
+        st.down[s] = min(st.down[s], len(stock))
+        recount(self.rules, st)
+        self._reindex()
         self.moves_played += 1
-        return (self.P + s, src, n, down_before)
+        return (self.P + s, snapshot)
+
+    def _position(self) -> tuple:
+        """The cards and their faces, without counters: equal positions play alike."""
+        return (tuple(map(tuple, self.state.piles)), tuple(self.state.down))
 
     def undo_record(self, record) -> None:
         """Reverse one move given the record `apply` returned."""
@@ -420,6 +497,8 @@ class Game:
         if m >= P * P:
             n, rest = divmod(m, P * P)
             src, dst = divmod(rest, P)
+            if len(record) > 2:  # the emptied source had been refilled
+                self._undeal(self.rules.groups[self.group_list[self.gindex[src]].refill["from"]].piles[0], record[2])
             if record[1]:
                 st.down[src] += 1
             dp = st.piles[dst]
@@ -433,30 +512,18 @@ class Game:
             self._refresh(src)
             self._refresh(dst)
         elif m < P:
-            s, placed = m, record[1]
-            g = self.group_list[self.gindex[s]]
-            for d in reversed(placed):
-                st.piles[s].append(st.piles[d].pop())
-                st.sizes[self.group_list[self.gindex[d]].name] -= 1
-                self._refresh(d)
-            st.down[s] = len(st.piles[s]) if st.down[s] == len(st.piles[s]) - len(placed) else st.down[s]
-            st.sizes[g.name] += len(placed)
-            self._refresh(s)
+            self._undeal(m, record[1])
         else:
-            s = m - P
-            _, src, n, down_before = record
-            g = self.group_list[self.gindex[s]]
-            stock = st.piles[s]
-            back = stock[len(stock) - n:]
-            del stock[len(stock) - n:]
-            st.down[s] = min(st.down[s], len(stock))
-            st.piles[src] = list(reversed(back))
-            st.down[src] = down_before
-            st.redeals[g.name] -= 1
-            st.sizes[self.group_list[self.gindex[src]].name] += n
-            st.sizes[g.name] -= n
-            self._refresh(src)
-            self._refresh(s)
+            piles, down, sizes, redeals = record[1]
+            for p, cards in enumerate(piles):
+                st.piles[p][:] = cards
+            st.down[:] = down
+            st.sizes.clear()
+            st.sizes.update(sizes)
+            st.redeals.clear()
+            st.redeals.update(redeals)
+            self.redeal_positions.pop()
+            self._reindex()
 
     # -- steps: a player's move plus the automatic moves it triggers ------------------------
     def play(self, m: int) -> list[int]:
@@ -554,8 +621,12 @@ class Game:
         for loss in self.rules.lose:
             if loss.when(ctx):
                 return Status("lost", loss.says)
-        if not (moves if moves is not None else self.legal_moves()):
+        moves = moves if moves is not None else self.legal_moves()
+        if not moves:
             return Status("lost", "no legal move is left")
+        if self.redeal_positions and all(self.P <= m < 2 * self.P for m in moves) \
+                and self._position() in self.redeal_positions:
+            return Status("lost", "blocked: a whole pass through the stock changed nothing")
         return Status("playing")
 
     def score(self) -> int:

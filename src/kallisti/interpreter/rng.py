@@ -8,6 +8,7 @@ GOLDEN = 0x9E3779B97F4A7C15
 # Independent streams: a deal never shares randomness with a strategy or a bot.
 STREAM_DEAL = 1
 STREAM_STRATEGY = 2
+STREAM_REDEAL = 3  # redeals that shuffle use STREAM_REDEAL + 16 * (redeals made so far)
 
 
 def _mix(z: int) -> int:

@@ -34,12 +34,85 @@ def shuffled_order(deck_size: int, seed: int, deal_number: int = 0) -> list[int]
     return order
 
 
+def row_faces(group, row) -> list[str | None]:
+    """Per pile of the group, how a row deals it: `up`, `down`, or None (no card)."""
+    if row in ("up", "down"):
+        return [row] * len(group.piles)
+    letters = row.split()
+    return [{"u": "up", "d": "down"}.get(letter) for letter in letters]
+
+
+class Dealer:
+    """Deals cards into piles as a ruleset says: rows, face up or down, with diverted cards."""
+
+    def __init__(self, rules, st: State):
+        self.rules, self.st = rules, st
+        self.ctx = Ctx(st)
+
+    def divert_target(self, group, card: int) -> int | None:
+        """The pile a card dealt into `group` goes to instead, if the group diverts it and a pile takes it."""
+        divert = group.divert
+        if divert is None:
+            return None
+        ctx = self.ctx
+        ctx.card = card
+        if not divert.when(ctx):
+            return None
+        target = self.rules.groups[divert.to]
+        st = self.st
+        ctx.cards, ctx.count, ctx.source = [card], 1, -1
+        for q in target.piles:
+            pile = st.piles[q]
+            ctx.pile = q
+            if not pile:
+                ctx.top = st.no_card
+                if target.empty.allows(ctx):
+                    return q
+            elif len(pile) > st.down[q]:
+                ctx.top = pile[-1]
+                if target.build.allows(ctx):
+                    return q
+        return None
+
+    def place(self, group, card: int, pile: int, face: str) -> int:
+        """Put a dealt card on `pile` (or where the group diverts it); returns the pile it went to."""
+        st = self.st
+        target = self.divert_target(group, card)
+        if target is not None:
+            st.piles[target].append(card)
+            return target
+        st.piles[pile].append(card)
+        if face == "down" and st.down[pile] == len(st.piles[pile]) - 1:
+            st.down[pile] += 1
+        return pile
+
+    def deal_rows(self, group, next_card, strict: bool) -> None:
+        """Deal the group's rows, taking cards from `next_card()` (None when no card is left).
+
+        A diverted card does not fill its place: the next card is dealt there. When cards run
+        out, a strict deal (the opening) is an error; a redeal just stops.
+        """
+        for row in group.deal:
+            for p, face in zip(group.piles, row_faces(group, row)):
+                if face is None:
+                    continue
+                while True:
+                    card = next_card()
+                    if card is None:
+                        if strict:
+                            raise KallistiError(Finding("deal-short", f"the deal runs out of cards in piles.{group.name}",
+                                                        Pos(self.rules.name)))
+                        return
+                    if self.place(group, card, p, face) == p:
+                        break
+
+
 def initial_state(rules, order: list[int]) -> State:
     """Lay out the cards of `order` (first card dealt first) as the ruleset's deal says."""
-    deck = rules.deck
-    st = State(rules.pile_count, rules.groups, deck.size)
+    st = State(rules.pile_count, rules.groups, rules.deck.size)
     remaining = list(order)
-    ctx = Ctx(st)
+    dealer = Dealer(rules, st)
+    ctx = dealer.ctx
     for g in rules.groups.values():
         if g.prefill is None:
             continue
@@ -50,17 +123,17 @@ def initial_state(rules, order: list[int]) -> State:
                     st.piles[p].append(remaining.pop(i))
                     break
     at = 0
+
+    def next_card():
+        nonlocal at
+        if at >= len(remaining):
+            return None
+        at += 1
+        return remaining[at - 1]
+
     for g in rules.groups.values():
-        if not isinstance(g.deal, list):
-            continue
-        for row in g.deal:
-            for p in g.piles:
-                if at >= len(remaining):
-                    raise KallistiError(Finding("deal-short", f"the deal runs out of cards in piles.{g.name}", Pos(rules.name)))
-                st.piles[p].append(remaining[at])
-                at += 1
-                if row == "down":
-                    st.down[p] += 1
+        if isinstance(g.deal, list):
+            dealer.deal_rows(g, next_card, strict=True)
     rest = remaining[at:]
     for g in rules.groups.values():
         if g.deal == "rest":
@@ -69,6 +142,11 @@ def initial_state(rules, order: list[int]) -> State:
             st.piles[p].extend(reversed(rest))
             st.down[p] = len(st.piles[p])
             rest = []
+    recount(rules, st)
+    return st
+
+
+def recount(rules, st: State) -> None:
+    """Recompute the per-group card counts from the piles."""
     for name, g in rules.groups.items():
         st.sizes[name] = sum(len(st.piles[p]) for p in g.piles)
-    return st

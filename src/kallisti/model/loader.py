@@ -25,7 +25,7 @@ FRENCH_SUITS = [
 ]
 STANDARD_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 GROUP_DEFAULTS = {"count": 1, "deal": [], "build": "none", "empty": "none", "take": "top card", "sequence": "any",
-                  "flip": True, "redeals": 0}
+                  "dealing": "any", "flip": True, "top_face_up": False, "redeals": 0}
 TOP_DEFAULTS = {"description": "", "auto": [], "compulsory": [], "lose": [], "score": "0"}
 
 

@@ -11,8 +11,10 @@ from kallisti.interpreter.cards import Deck
 from kallisti.model.located import LDict, plain, position_at
 from kallisti.model.loader import Source, resolve
 
-RULE_SCOPES = {"build": C.BUILD_SCOPE, "empty": C.EMPTY_SCOPE, "take": C.TAKE_SCOPE, "sequence": C.SEQUENCE_SCOPE}
-RULE_NOUNS = {"build": "build rule", "empty": "rule for a space", "take": "rule for what may leave", "sequence": "rule for runs"}
+RULE_SCOPES = {"build": C.BUILD_SCOPE, "empty": C.EMPTY_SCOPE, "take": C.TAKE_SCOPE, "sequence": C.SEQUENCE_SCOPE,
+               "dealing": C.PILE_STATE_SCOPE}
+RULE_NOUNS = {"build": "build rule", "empty": "rule for a space", "take": "rule for what may leave", "sequence": "rule for runs",
+              "dealing": "rule for dealing"}
 MAX_PILES = 400
 MAX_CLAUSES = 500
 
@@ -147,7 +149,30 @@ class Group:
     sequence: Rule
     turn: dict | None
     redeals: int  # -1: unlimited
-    redeal_from: str | None
+    redeal: "Redeal | None"
+    dealing: Rule
+    divert: "Divert | None"
+    refill: dict | None
+    top_face_up: bool
+    reveal: object  # compiled int expression or None
+
+
+@dataclass(frozen=True)
+class Redeal:
+    """What a redeal does: gather groups (pile by pile) onto the pile, maybe shuffle, deal groups again."""
+
+    gather: tuple
+    shuffle: bool
+    deal: tuple
+    when: object  # compiled condition (state scope, `pile` = this pile)
+
+
+@dataclass(frozen=True)
+class Divert:
+    """While dealing into a group, cards for which `when` holds go to a pile of `to` that takes them."""
+
+    when: object
+    to: str
 
 
 class Ruleset:
@@ -215,16 +240,31 @@ class Ruleset:
                 except KallistiError as exc:
                     findings.extend(exc.findings)
             turn = dict(g["turn"]) if "turn" in g else None
-            if turn is not None and turn["to"] not in data["piles"]:
-                findings.append(Finding("unknown-pile", f"piles.{name}.turn.to names no group '{turn['to']}'", at("piles", name, "turn", "to"),
-                                        suggestion=did_you_mean(turn["to"], data["piles"])))
-            redeal_from = g.get("redeal_from")
-            if redeal_from is not None and redeal_from not in data["piles"]:
-                findings.append(Finding("unknown-pile", f"piles.{name}.redeal_from names no group '{redeal_from}'", at("piles", name, "redeal_from"),
-                                        suggestion=did_you_mean(redeal_from, data["piles"])))
+            if turn is not None:
+                self._check_group_name(data, turn["to"], ("piles", name, "turn", "to"), findings, at)
+            redeal = divert = refill = reveal = None
+            if "redeal" in g or (turn is not None and g["redeals"] != 0):
+                # Without a `redeal` spec, a redeal turns the cards dealt out back over onto this pile.
+                spec = g.get("redeal") or {"gather": [turn["to"]]}
+                for key in ("gather", "deal"):
+                    for i, other in enumerate(spec.get(key, [])):
+                        self._check_group_name(data, other, ("piles", name, "redeal", key, i), findings, at)
+                when = self._compile_or_note(spec.get("when", "pile.empty"), at("piles", name, "redeal", "when"),
+                                             C.PILE_STATE_SCOPE, findings)
+                redeal = Redeal(tuple(spec.get("gather", [])), bool(spec.get("shuffle", False)), tuple(spec.get("deal", [])), when)
+            if "divert" in g:
+                self._check_group_name(data, g["divert"]["to"], ("piles", name, "divert", "to"), findings, at)
+                when = self._compile_or_note(g["divert"]["when"], at("piles", name, "divert", "when"), C.CARD_SCOPE, findings)
+                divert = Divert(when, g["divert"]["to"])
+            if "refill" in g:
+                refill = dict(g["refill"])
+                self._check_group_name(data, refill["from"], ("piles", name, "refill", "from"), findings, at)
+            if "reveal" in g:
+                reveal = self._compile_or_note(g["reveal"], at("piles", name, "reveal"), C.PILE_STATE_SCOPE, findings, want=C.INT)
             self.groups[name] = Group(
                 name, g["role"], g["tag"], ranges[name], g["deal"], prefill, bool(g["flip"]), rules["build"], rules["empty"],
-                rules["take"], rules["sequence"], turn, -1 if g["redeals"] == "unlimited" else int(g["redeals"]), redeal_from)
+                rules["take"], rules["sequence"], turn, -1 if g["redeals"] == "unlimited" else int(g["redeals"]), redeal,
+                rules["dealing"], divert, refill, bool(g["top_face_up"]), reveal)
         if clause_total > MAX_CLAUSES:
             findings.append(Finding("too-many-clauses", f"{clause_total} clauses; at most {MAX_CLAUSES}", at("piles")))
         self.auto = tuple(self._patterns(data, "auto", findings, at))
@@ -242,7 +282,7 @@ class Ruleset:
                 setattr(self, key, self.compiler.compile(data[key], at(key), C.STATE_SCOPE, want).fn)
             except KallistiError as exc:
                 findings.extend(exc.findings)
-        self.stock_groups = tuple(name for name, g in self.groups.items() if g.turn is not None)
+        self.stock_groups = tuple(name for name, g in self.groups.items() if g.turn is not None or g.redeal is not None)
         from kallisti.model.checks import semantic_findings  # checks read the half-built ruleset
 
         findings += semantic_findings(self, at)
@@ -265,6 +305,20 @@ class Ruleset:
         if self._move_tables is None:
             self._move_tables = _move_tables(self)
         return self._move_tables
+
+    def _check_group_name(self, data, name, path, findings, at) -> None:
+        if name not in data["piles"]:
+            where = ".".join(str(p) for p in path)
+            findings.append(Finding("unknown-pile", f"{where} names no group '{name}'", at(*path),
+                                    suggestion=did_you_mean(name, data["piles"])))
+
+    def _compile_or_note(self, text, pos, scope, findings, want=C.BOOL):
+        """A compiled expression's function, or None with its findings noted."""
+        try:
+            return self.compiler.compile(text, pos, scope, want).fn
+        except KallistiError as exc:
+            findings.extend(exc.findings)
+            return None
 
     def _patterns(self, data, key, findings, at):
         out = []

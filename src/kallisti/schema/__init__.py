@@ -63,9 +63,23 @@ def _group(resolved: bool) -> dict:
         "role": {"enum": ROLES, "description": "what the group is for"},
         "count": {"type": "integer", "minimum": 1, "maximum": 200, "description": "how many piles"},
         "tag": {"type": "string", "pattern": "^[a-z]{1,3}$", "description": "short tag used to name piles in play"},
-        "deal": {"oneOf": [{"type": "array", "items": {"enum": ["up", "down"]}, "maxItems": 60}, {"const": "rest"}],
+        "deal": {"oneOf": [{"type": "array", "maxItems": 60, "items": {"oneOf": [
+                     {"enum": ["up", "down"]},
+                     {"type": "string", "pattern": "^[ud.]( [ud.])*$",
+                      "description": "one letter per pile: u face up, d face down, . no card"}]}},
+                     {"const": "rest"}],
                  "description": "rows dealt at the start, first (bottom) row first; `rest` takes every card left"},
         "prefill": {"type": "string", "description": "before the deal, move the first card matching this to each pile"},
+        "divert": {"type": "object", "properties": {"when": _expr(), "to": {"type": "string"}}, "required": ["when", "to"],
+                   "additionalProperties": False,
+                   "description": "while cards are dealt here, one for which `when` holds goes to a pile of `to` that takes it instead, "
+                                  "and the next card is dealt in its place"},
+        "refill": {"type": "object", "properties": {"from": {"type": "string"}, "count": {"type": "integer", "minimum": 1, "maximum": 104}},
+                   "required": ["from", "count"], "additionalProperties": False,
+                   "description": "when a pile here is emptied, deal it `count` cards from the `from` group's pile at once"},
+        "top_face_up": {"type": "boolean", "description": "the top card of each pile lies face up (a hand turned one card at a time)"},
+        "reveal": {"type": "string", "description": "how many face-down cards under a pile's top the player may look at"},
+        "dealing": _rule(resolved),
         "build": _rule(resolved),
         "empty": _rule(resolved),
         "take": _rule(resolved),
@@ -83,11 +97,23 @@ def _group(resolved: bool) -> dict:
             "description": "a deal from this pile: where its cards go",
         },
         "redeals": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 1000}, {"const": "unlimited"}]},
-        "redeal_from": {"type": "string", "description": "the group whose cards are turned back over for a redeal"},
+        "redeal": {
+            "type": "object",
+            "properties": {
+                "gather": {"type": "array", "items": {"type": "string"},
+                           "description": "groups whose cards come back, pile by pile, first pile first, turned over onto this pile"},
+                "shuffle": {"type": "boolean", "description": "shuffle the gathered cards (from the deal's own random stream)"},
+                "deal": {"type": "array", "items": {"type": "string"}, "description": "groups dealt again as at the start"},
+                "when": _expr(),
+            },
+            "additionalProperties": False,
+            "description": "what a redeal does, and when it may be made (default: when this pile is empty)",
+        },
     }
     g = {"type": "object", "properties": props, "additionalProperties": False}
     if resolved:
-        g["required"] = ["role", "count", "tag", "deal", "build", "empty", "take", "sequence", "flip", "redeals"]
+        g["required"] = ["role", "count", "tag", "deal", "build", "empty", "take", "sequence", "dealing", "flip", "top_face_up",
+                         "redeals"]
     return g
 
 

@@ -40,8 +40,11 @@ def pile_cards(game, p: int, color: bool = False) -> str:
     if not pile:
         return NO_CARD
     down = game.state.down[p]
+    hidden = down - game.visible_down(p)  # the ruleset may let the player look at some face-down cards
     width = name_width(game.deck)
-    cells = [FACE_DOWN.ljust(width) if i < down else card_text(game, c, color, width) for i, c in enumerate(pile)]
+    cells = [FACE_DOWN.ljust(width) if i < hidden else
+             (f"({game.deck.name(c)})".ljust(width) if i < down else card_text(game, c, color, width))
+             for i, c in enumerate(pile)]
     return " ".join(cells).rstrip()
 
 

@@ -91,6 +91,8 @@ class Compiler:
         text = str(text)
         node = parse_expression(text, pos)
         self._text, self._pos, self._uses = text, pos, set()
+        # `pile.movable` asks the move generator, so only rules read outside move generation may use it.
+        self._allow_movable = scope is STATE_SCOPE
         fn, typ = self._compile(node, dict(scope))
         if want is not None and typ != want:
             raise self._error(node, "expr-type", f"this expression is {_a(typ)}; {_a(want)} is needed here")
@@ -161,6 +163,11 @@ class Compiler:
                 return (lambda c: _card_face_up(c, obj_fn(c))), BOOL
         elif obj_type == PILE:
             self._uses.add("state")
+            if name == "movable":
+                if not self._allow_movable:
+                    raise self._error(node, "expr-scope", "`movable` may be read only by win, lose and score conditions",
+                                      col=node.name_col)
+                return (lambda c: c.game.can_move_from(obj_fn(c))), BOOL
             getter = _PILE_ATTRS.get(name)
             if getter is not None:
                 fn, typ = getter
@@ -195,7 +202,7 @@ class Compiler:
                 return _const(d.size), INT
             if name == "packs":
                 return _const(d.packs), INT
-        known = {CARD: ["rank", "suit", "color", "value", "values", "marks", "pack", "face_up"], PILE: list(_PILE_ATTRS),
+        known = {CARD: ["rank", "suit", "color", "value", "values", "marks", "pack", "face_up"], PILE: list(_PILE_ATTRS) + ["movable"],
                  GROUP: ["size", "count", "empty", "piles"], DECK: ["size", "packs"]}.get(obj_type, ["size"])
         raise self._error(node, "unknown-attribute", f"{_a(obj_type)} has no attribute '{name}'", did_you_mean(name, known),
                           col=node.name_col)

@@ -348,6 +348,23 @@ class Game:
         except RuleRuntimeError:
             return False
 
+    def can_move_from(self, p: int) -> bool:
+        """Whether any legal move takes cards from pile p (`pile.movable` in win, lose and score rules)."""
+        P = self.P
+        return any(m >= P * P and (m % (P * P)) // P == p for m in self.legal_moves())
+
+    def visible_down(self, p: int) -> int:
+        """How many face-down cards under pile p's top the player may look at (the group's `reveal`)."""
+        g = self.group_list[self.gindex[p]]
+        if g.reveal is None:
+            return 0
+        ctx = self.ctx
+        ctx.pile = p
+        try:
+            return max(0, min(int(g.reveal(ctx)), self.state.down[p]))
+        except RuleRuntimeError:
+            return 0
+
     # -- decoding ----------------------------------------------------------------------------
     def decode(self, m: int) -> tuple[str, int, int, int]:
         """(kind, src, dst, n) of a move: kind is `move`, `deal` or `redeal`."""

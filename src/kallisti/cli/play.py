@@ -113,17 +113,9 @@ def _report(findings: list[Finding]) -> None:
 # -- deal files -----------------------------------------------------------------------------
 def read_deal_file(deck, path: Path) -> list[int]:
     """The card order a deal file lists, or KallistiError naming file:line:column of each problem."""
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise KallistiError(Finding("deal-unreadable", f"cannot read the deal file: {exc.strerror}", Pos(str(path)))) from None
-    if len(raw) > MAX_DEAL_BYTES:
-        raise KallistiError(Finding("deal-too-large", f"a deal file is at most {MAX_DEAL_BYTES} bytes", Pos(str(path))))
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise KallistiError(Finding("deal-unreadable", f"the deal file is not UTF-8 text ({exc.reason})", Pos(str(path)))) from None
+    from kallisti.textfiles import read_text
+
+    text = read_text(Path(path), MAX_DEAL_BYTES, "the deal file", "deal")
     return deal_order(deck, text, str(path))
 
 

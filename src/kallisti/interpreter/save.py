@@ -64,21 +64,12 @@ def save_game(game, path: Path) -> None:
 
 def load_game(path: Path):
     """Rebuild a saved game: its ruleset, its deal, then every event replayed in order."""
+    from kallisti.textfiles import read_text
+
     path = Path(path)
+    text = read_text(path, MAX_SAVE_BYTES, "the save", "save")
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise KallistiError(Finding("save-unreadable", f"cannot read the save: {exc.strerror}", Pos(str(path)))) from None
-    if len(raw) > MAX_SAVE_BYTES:
-        raise KallistiError(Finding("save-too-large", f"save larger than {MAX_SAVE_BYTES} bytes", Pos(str(path))))
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        good = raw[: exc.start].decode("utf-8", errors="replace")
-        line = good.count("\n") + 1
-        col = len(good) - (good.rfind("\n") + 1) + 1
-        raise KallistiError(Finding("save-syntax", "not a kallisti save: the file is not valid UTF-8 text here",
-                                    Pos(str(path), line, col))) from None
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise KallistiError(Finding("save-syntax", f"not a kallisti save: {exc.msg}", Pos(str(path), exc.lineno, exc.colno))) from None
     return game_from_data(data, str(path))

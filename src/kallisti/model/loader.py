@@ -63,10 +63,10 @@ def parse_file(path: Path, text: str | None = None):
     from kallisti.model.located import load_yaml
 
     if text is None:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise KallistiError(Finding("unreadable", f"cannot read the file: {exc}", Pos(str(path)))) from None
+        from kallisti.model.located import MAX_FILE_BYTES
+        from kallisti.textfiles import read_text
+
+        text = read_text(path, MAX_FILE_BYTES, "the ruleset file", "file")
     if path.suffix == ".rules":
         from kallisti.grammar.rules_front import parse_rules
 

@@ -136,6 +136,8 @@ def _group_lines(rules, name: str, g, spec) -> list[str]:
 
 
 def _deal_text(g, n: int) -> str:
+    from kallisti.interpreter.state import row_faces
+
     if g.deal == "rest":
         return "the rest of the pack, face down"
     rows = list(g.deal)
@@ -143,7 +145,7 @@ def _deal_text(g, n: int) -> str:
         return "no cards"
     if any(row not in ("up", "down") for row in rows):
         # Rows that skip piles or mix faces: say each one, pile by pile.
-        cards = sum(1 for row in rows for letter in row.split() if letter in "ud") if rows else 0
+        cards = sum(1 for row in rows for face in row_faces(g, row) if face)
         parts = [" ".join({"u": "up", "d": "down", ".": "-"}[x] for x in row.split()) if row not in ("up", "down")
                  else f"all {row}" for row in rows]
         return f"{_count(len(rows), 'row')}, pile by pile: " + "; ".join(parts) + f" ({cards} cards; the first row at the bottom)"

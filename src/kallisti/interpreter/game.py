@@ -443,14 +443,15 @@ class Game:
         stock = st.piles[s]
         placed = []
         for d in dests:
-            if not stock:
-                break
-            card = stock.pop()
-            went = self.dealer.place(self.group_list[self.gindex[d]], card, d, "up")
-            placed.append(went)
-            st.sizes[self.gname[s]] -= 1
-            st.sizes[self.gname[went]] += 1
-            self._refresh(went)
+            while stock:  # a diverted card does not fill the place: the next card is dealt there
+                card = stock.pop()
+                went = self.dealer.place(self.group_list[self.gindex[d]], card, d, "up")
+                placed.append(went)
+                st.sizes[self.gname[s]] -= 1
+                st.sizes[self.gname[went]] += 1
+                self._refresh(went)
+                if went == d:
+                    break
         st.down[s] = min(st.down[s], len(stock))
         self._refresh(s)
         return tuple(placed)

@@ -107,17 +107,45 @@ def _first_target(game, targets: list[int]) -> int:
 
 
 def _refuse_deal(game, stocks, legal) -> int:
+    """Why `d` is refused: the dealing rule, a compulsory move, or the redeals, whichever apply."""
     if not stocks:
         raise MoveRefused("this game has no stock to deal from")
     s = stocks[0]
     g = game.group_list[game.gindex[s]]
-    if game.state.piles[s]:
-        raise MoveRefused("a compulsory move must be made first" if legal else "no deal is possible now")
-    if g.redeals == 0:
-        raise MoveRefused(f"the {g.name} is empty and the rules allow no redeal")
+    if (g.turn is not None and game.state.piles[s] and game._may_deal(s)) or game._may_redeal(s):
+        raise MoveRefused(_compulsory_first(game))
+    reasons = []
+    if g.turn is not None and game.state.piles[s]:
+        ctx = game.ctx
+        ctx.pile = s
+        reasons.append(_clause_refusal(g.dealing, ctx, f"{game.rules.tag_of[s]} cannot deal now", g.name))
+    elif g.turn is not None:
+        raise MoveRefused(f"the {g.name} is empty and {_redeal_refusal(game, s, g)}")
+    reasons.append(_redeal_refusal(game, s, g))
+    raise MoveRefused("; ".join(r for r in reasons if r))
+
+
+def _redeal_refusal(game, s: int, g) -> str:
+    if g.redeal is None or g.redeals == 0:
+        return "the rules allow no redeal"
     if g.redeals > 0 and game.state.redeals[g.name] >= g.redeals:
-        raise MoveRefused(f"the {g.name} is empty and all {g.redeals} redeal(s) are used")
-    raise MoveRefused(f"the {g.name} is empty and there is nothing to redeal")
+        return "its one redeal is used" if g.redeals == 1 else f"all {g.redeals} redeals are used"
+    if not any(game.state.sizes[name] for name in g.redeal.gather):
+        return "there is nothing to redeal"
+    when = game.rules.data["piles"][g.name].get("redeal", {}).get("when", "pile.empty")
+    if " ".join(str(when).split()) == "pile.empty":
+        return f"the {g.name} may be redealt only when it is empty"
+    return f"the {g.name} may be redealt only when {when} (piles.{g.name}.redeal.when)"
+
+
+def _compulsory_first(game) -> str:
+    """Why an otherwise legal move is refused: a compulsory move applies, named with its rule."""
+    forced = game.legal_moves()
+    for p in game.rules.compulsory:
+        for m in forced:
+            if game._matches_any([p], m):
+                return (f"a compulsory move comes first: {p.says} (compulsory.{p.id}), e.g. `{describe(game, m)}`")
+    return "a compulsory move comes first"
 
 
 def explain(game, src: int, dst: int, n: int) -> str:
@@ -165,8 +193,7 @@ def explain(game, src: int, dst: int, n: int) -> str:
     if m not in game._all_moves():
         return "that move is not allowed now"
     if m not in game.legal_moves():
-        forced = game.legal_moves()
-        return f"a compulsory move comes first, e.g. `{describe(game, forced[0])}`"
+        return _compulsory_first(game)
     return "that move is legal"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kallisti.errors import Finding
+from kallisti.interpreter.state import row_faces
 
 
 def semantic_findings(rules, at) -> list[Finding]:
@@ -18,12 +19,16 @@ def semantic_findings(rules, at) -> list[Finding]:
             rest_groups.append(name)
             continue
         rows = list(g.deal)
-        if "up" in rows and "down" in rows[rows.index("up"):]:
-            bad = rows.index("down", rows.index("up"))
+        for i, row in enumerate(rows):
+            if row not in ("up", "down") and len(row.split()) != len(g.piles):
+                findings.append(Finding("deal-row-length", f"piles.{name}.deal row {i + 1} gives {len(row.split())} letters for "
+                                        f"{len(g.piles)} piles", at("piles", name, "deal", i)))
+        bad_row = _face_down_on_face_up(g, rows)
+        if bad_row is not None:
             findings.append(Finding("deal-order", f"piles.{name}.deal: face-down rows must come before face-up rows",
-                                    at("piles", name, "deal", bad)))
+                                    at("piles", name, "deal", bad_row)))
         before = dealt
-        dealt += len(rows) * len(g.piles)
+        dealt += sum(1 for row in rows for face in row_faces(g, row) if face)
         if g.prefill is not None:
             dealt += len(g.piles)
         if before <= deck.size < dealt and overflow is None:
@@ -40,9 +45,9 @@ def semantic_findings(rules, at) -> list[Finding]:
     elif dealt < deck.size and not rest_groups:
         findings.append(Finding("deal-leftover", f"the deal uses {dealt} of {deck.size} cards and no group takes `deal: rest`",
                                 at("piles"), suggestion="give the stock `deal: rest`"))
-    win_text = str(data.get("win", ""))
+    win_text = " ".join(str(data.get("win", "")).split())
     for name, g in rules.groups.items():
-        if g.role == "foundation" and f"{name}.size == deck.size" in win_text.replace(" ", " "):
+        if g.role == "foundation" and win_text in (f"{name}.size == deck.size", f"deck.size == {name}.size"):
             capacity = len(g.piles) * len(deck.ranks)
             if capacity < deck.size:
                 findings.append(Finding("foundation-capacity",
@@ -60,3 +65,15 @@ def semantic_findings(rules, at) -> list[Finding]:
                 findings.append(Finding("unknown-rank", f"deck.values names rank '{rank}', which the deck does not have",
                                         at("deck", key, rank)))
     return findings
+
+
+def _face_down_on_face_up(group, rows) -> int | None:
+    """The first row that deals a face-down card onto a face-up one in some pile, or None."""
+    seen_up = [False] * len(group.piles)
+    for i, row in enumerate(rows):
+        for k, face in enumerate(row_faces(group, row)[: len(group.piles)]):
+            if face == "up":
+                seen_up[k] = True
+            elif face == "down" and seen_up[k]:
+                return i
+    return None

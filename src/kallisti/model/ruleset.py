@@ -328,9 +328,11 @@ class Ruleset:
             srcs = [srcs] if isinstance(srcs, str) else list(srcs)
             dsts = [dsts] if isinstance(dsts, str) else list(dsts)
             for field_, names in (("from", srcs), ("to", dsts)):
-                for n in names:
+                listed = isinstance(item.get(field_), list)
+                for j, n in enumerate(names):
                     if n != "any" and n not in data["piles"]:
-                        findings.append(Finding("unknown-pile", f"{key}[{i}].{field_} names no group '{n}'", at(key, i, field_),
+                        where = at(key, i, field_, j) if listed else at(key, i, field_)
+                        findings.append(Finding("unknown-pile", f"{key}[{i}].{field_} names no group '{n}'", where,
                                                 suggestion=did_you_mean(n, data["piles"])))
             when = None
             if "when" in item:

@@ -1,0 +1,164 @@
+"""Rule-change statements: `forbid foundation.build "black on black": card.color == black and …`.
+
+`parse_change(text)` reads one statement into one patch of the model (docs/model.md §2), as an
+LDict whose keys and values carry the positions of the statement's text; `parse_changes(text)`
+reads several, one per line. The grammar is change.lark; the value of `set PATH VALUE` and
+`add PATH VALUE` is read by rules_front.parse_value according to the path (an expression, pile
+text, or a flow value). A path may leave out `piles.` (`tableau.build`), and `GROUP.columns` or
+`GROUP.piles` name `piles.GROUP.count`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import jsonschema
+from lark import Lark
+
+from kallisti.errors import Finding, KallistiError, Pos
+from kallisti.grammar.rules_front import (
+    Line, LineError, expr_text, finding, flow_value, kind, layout, parse_line, parse_value, path_parts, put,
+    resolve_path, unquote,
+)
+from kallisti.model.located import LDict, LList
+
+ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+@functools.lru_cache(maxsize=1)
+def change_parser() -> Lark:
+    """The LALR parser of change.lark (with the expression grammar imported), built once."""
+    return Lark.open("change.lark", rel_to=__file__, parser="lalr", lexer="contextual", start="change",
+                     propagate_positions=True, maybe_placeholders=True)
+
+
+def title_id(title: str) -> str:
+    """The clause id a quoted title stands for: "Black on black!" -> black-on-black."""
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+def _clause_name(ln: Line, node, text: str) -> tuple[str, str | None, Pos]:
+    """(id, title or None, position) of a clause named by its id or by a quoted title."""
+    tok = node.children[0]
+    if kind(tok) == "CID":
+        return str(tok), None, ln.tok(tok)
+    title = unquote(ln, tok, text)
+    cid = title_id(title)
+    if not cid:
+        raise LineError(finding(text, "change-id", f"the title {tok} gives no id: use letters or digits", ln.quoted(tok)))
+    return cid, title, ln.quoted(tok)
+
+
+def change_from_line(ln: Line, text: str) -> LDict:
+    """One parsed statement (and a continuation line holding what it says) as a patch."""
+    tree = parse_line(ln, "change", text, change_parser(), code="change-syntax")
+    verb = kind(tree)[len("change_"):]
+    c = tree.children
+    start = ln.at(1)
+    patch = LDict(pos=start)
+    if verb == "raw":
+        patch = flow_value(ln, c[0], text)
+        errors = sorted(jsonschema.Draft202012Validator(_patch_schema()).iter_errors(dict(patch)), key=str)
+        if errors:
+            raise LineError(finding(text, "change-shape", "this map is not a patch: it needs exactly one verb (set, add, delete, "
+                                    "require, forbid, replace, remove, revoke) with its keys", start))
+        _no_children(ln, text)
+        return patch
+    if verb == "revoke":
+        tok = c[0]
+        value = unquote(ln, tok, text) if kind(tok) == "QUOTED" else str(tok)
+        put(patch, "revoke", value, start, ln.quoted(tok) if kind(tok) == "QUOTED" else ln.tok(tok), text)
+        _no_children(ln, text)
+        return patch
+    path_tok = c[0]
+    path = resolve_path(str(path_tok))
+    put(patch, verb, path, start, ln.tok(path_tok), text)
+    if verb in ("set", "add"):
+        value, vpos = parse_value(ln, c[1], path_parts(path), text)
+        put(patch, "value", value, vpos, vpos, text)
+        _no_children(ln, text)
+        return patch
+    if verb == "delete":
+        _no_children(ln, text)
+        return patch
+    cid, title, ipos = _clause_name(ln, c[1], text)
+    put(patch, "id", cid, ipos, ipos, text)
+    if verb == "remove":
+        _no_children(ln, text)
+        return patch
+    if verb == "replace":
+        kind_node, expr, says = c[2], c[3], c[4]
+        key = "forbid" if kind_node is not None and kind(kind_node) == "kind_forbid" else "require"
+    else:
+        expr, says = c[2], c[3]
+        key = "expr"
+    e, epos = expr_text(ln, expr)
+    put(patch, key, e, epos, epos, text)
+    if says is not None:
+        put(patch, "says", unquote(ln, says, text), ln.quoted(says), ln.quoted(says), text)
+    elif title is not None:
+        put(patch, "says", title, ipos, ipos, text)
+    for child in ln.children:
+        if says is not None:
+            raise LineError(finding(text, "unexpected-indent", "this line is indented under a change that already says what it means",
+                                    child.at(1)))
+        says = parse_line(child, "says_line", text).children[0]
+        patch["says"] = unquote(child, says, text)
+        patch.key_pos["says"] = patch.value_pos["says"] = child.quoted(says)
+    return patch
+
+
+def _no_children(ln: Line, text: str) -> None:
+    if ln.children:
+        raise LineError(finding(text, "unexpected-indent", "this line is indented under a change that takes no continuation",
+                                ln.children[0].at(1)))
+
+
+@functools.lru_cache(maxsize=1)
+def _patch_schema() -> dict:
+    from kallisti.schema import PATCH_SCHEMA, schema
+
+    return {**PATCH_SCHEMA, "$defs": schema("file")["$defs"]}
+
+
+def _lines(text: str, source: str) -> tuple[list[Line], list[Finding]]:
+    findings: list[Finding] = []
+    lines, _ = layout(text, source, findings)
+    return lines, findings
+
+
+def parse_changes(text: str, source: str = "<change>") -> LList:
+    """Several rule changes, one per line (blank lines and `#` comments allowed), as a list of patches;
+    every line that cannot be read is reported at once."""
+    lines, findings = _lines(text, source)
+    out = LList(pos=Pos(source, 1, 1))
+    for ln in lines:
+        try:
+            patch = change_from_line(ln, text)
+        except LineError as exc:
+            findings.append(exc.finding)
+            continue
+        out.append(patch)
+        out.item_pos.append(ln.at(1))
+        if ln.notes():
+            out.comments[len(out) - 1] = ln.notes()
+    if findings:
+        raise KallistiError(findings)
+    return out
+
+
+def parse_change(text: str, source: str = "<change>") -> LDict:
+    """One rule change as one patch (docs/model.md §2), with the positions of its text."""
+    lines, findings = _lines(text, source)
+    if findings:
+        raise KallistiError(findings)
+    if len(lines) != 1:
+        pos = lines[1].at(1) if len(lines) > 1 else Pos(source, 1, 1)
+        message = "one rule change was expected, not several" if lines else "the rule change is empty"
+        raise KallistiError(finding(text, "change-count", message, pos,
+                                    "write one change (set, add, delete, require, forbid, replace, remove or revoke)"))
+    try:
+        return change_from_line(lines[0], text)
+    except LineError as exc:
+        raise KallistiError(exc.finding) from None

@@ -210,3 +210,14 @@ def test_less_common_settings_are_described(tmp_path):
     assert "lose too-tall: tableau.size > 40" in text and "the tableau is too tall" in text
     assert "score: foundation.size * 2" in text
     assert "the ruleset makes no move by itself" in text
+
+
+def test_list_names_every_shipped_game_whatever_its_syntax():
+    from kallisti.model.loader import shipped_games
+
+    result = CliRunner().invoke(app, ["list"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == len(shipped_games())
+    assert any(line.startswith("emperor ") and "(extends forty-thieves)" in line for line in lines)  # a .rules file
+    assert any(line.startswith("spider ") and line.rstrip().endswith("Spider") for line in lines)

@@ -77,7 +77,7 @@ def test_forty_thieves_reads_like_a_rule_book():
     assert "{" not in text and "set " not in text  # no fallback syntax for a shipped game
 
 
-@pytest.mark.parametrize("name", ["forty-thieves", "maria", "emperor"])
+@pytest.mark.parametrize("name", ["forty-thieves"])
 def test_rules_examples_load_to_the_yaml_games(name):
     from_rules = load_ruleset(EXAMPLES / f"{name}.rules")
     from_yaml = load_ruleset(name)
@@ -86,7 +86,7 @@ def test_rules_examples_load_to_the_yaml_games(name):
     assert from_rules.groups["tableau"].build.clauses[0].pos.source == str(EXAMPLES / f"{name}.rules")
 
 
-@pytest.mark.parametrize("name", ["forty-thieves", "maria", "emperor"])
+@pytest.mark.parametrize("name", ["forty-thieves"])
 def test_rules_examples_play_like_the_yaml_games(name):
     a_rules, b_rules = load_ruleset(EXAMPLES / f"{name}.rules"), load_ruleset(name)
     for seed in (1, 2, 3):

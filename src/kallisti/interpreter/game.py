@@ -113,8 +113,15 @@ class Game:
                 self.accepted_on[tg] = {t: tuple(ks) for t, ks in inverse.items()}
             if self.empty_ok[tg] is not None:
                 self.space_kinds[tg] = tuple(k for k, c in kind_rep.items() if self.empty_ok[tg][c])
+        # Groups whose rules have clauses beyond the table: their piles are filed in `checked` lists, and
+        # the remaining clauses run only for the cards the table lets through.
+        self.build_residual = [bool(g.build.residual) for g in groups]
+        self.space_residual = [bool(g.empty.residual) for g in groups]
+        self.has_checked = any(self.build_residual[tg] and self.onto[tg] or self.space_residual[tg] and self.empty_ok[tg]
+                               for tg in targets)
         # Spaces that take any card are kept in one list of their own rather than filed under every kind.
-        self.open_group = [len(self.space_kinds[gi]) == len(kind_rep) for gi in range(len(groups))]
+        self.open_group = [len(self.space_kinds[gi]) == len(kind_rep) and not self.space_residual[gi]
+                           for gi in range(len(groups))]
         self.general_targets = [(tg, self.onto[tg] is None, self.empty_ok[tg] is None) for tg in targets
                                 if self.onto[tg] is None or self.empty_ok[tg] is None]
         self.flip = [groups[self.gindex[p]].flip for p in range(self.P)]
@@ -124,14 +131,17 @@ class Game:
         self.kind = self.deck.kind
         self.gname = self.rules.group_of
         self.stock_piles = [g.piles[0] for g in groups if g.turn is not None or g.redeal is not None]
-        # dests[kind]: the piles that would take a card of that kind right now, kept up to date as tops change.
+        # dests[kind]: the piles that would take a card of that kind right now, kept up to date as tops change;
+        # checked[kind]: the piles whose tables let it through but whose remaining clauses must still agree.
         self.dests: list[list[int]] = [[] for _ in range(kinds)]
+        self.checked: list[list[int]] = [[] for _ in range(kinds)]
         self.empties: list[list[int]] = [[] for _ in groups]
         self._index_piles()
 
     def _reindex(self) -> None:
         """File every pile afresh (after a redeal or a position set by hand)."""
         self.dests = [[] for _ in range(self.deck.kinds)]
+        self.checked = [[] for _ in range(self.deck.kinds)]
         self.empties = [[] for _ in self.group_list]
         self._index_piles()
 
@@ -147,6 +157,8 @@ class Game:
         self.accepts_on_top = [self.accepted_on[gi] or {} for gi in self.gindex]
         self.space_kinds_of = [() if self.open_group[gi] else self.space_kinds[gi] for gi in self.gindex]
         self.open_of = [self.open_group[gi] for gi in self.gindex]
+        self.build_lists = [self.checked if self.build_residual[gi] else self.dests for gi in self.gindex]
+        self.space_lists = [self.checked if self.space_residual[gi] else self.dests for gi in self.gindex]
         self.open_spaces: list[int] = []
         self.empties_of = [self.empties[gi] for gi in self.gindex]
         self.top_key = [None] * self.P
@@ -179,24 +191,27 @@ class Game:
         if old == key:
             return
         top_key[p] = key
-        dests = self.dests
         if old is not None:
             if old >= 0:
+                dests = self.build_lists[p]
                 for k in self.accepts_on_top[p].get(old, ()):
                     dests[k].remove(p)
             elif old == -1:
                 self.empties_of[p].remove(p)
                 if self.open_of[p]:
                     self.open_spaces.remove(p)
+                dests = self.space_lists[p]
                 for k in self.space_kinds_of[p]:
                     dests[k].remove(p)
         if key >= 0:
+            dests = self.build_lists[p]
             for k in self.accepts_on_top[p].get(key, ()):
                 dests[k].append(p)
         elif key == -1:
             self.empties_of[p].append(p)
             if self.open_of[p]:
                 self.open_spaces.append(p)
+            dests = self.space_lists[p]
             for k in self.space_kinds_of[p]:
                 dests[k].append(p)
 
@@ -224,6 +239,7 @@ class Game:
         general = self.general_targets
         top_key = self.top_key
         spaces = self.open_spaces  # empty piles that take any card (never a source: a source has cards)
+        checked, has_checked = self.checked, self.has_checked
         for src, head in self.simple_sources:
             # One card at a time, every target tabulated: a single index lookup per source
             # (top_key holds the kind of the pile's face-up top card, or a negative marker).
@@ -237,6 +253,10 @@ class Game:
                 if spaces:
                     for d in spaces:
                         out.append(head + d)
+                if has_checked:
+                    lst = checked[k]
+                    if lst:
+                        self._checked_targets(out, lst, src, 1, head)
         for src, limit, seq, counts in self.run_sources:
             pile = piles[src]
             if not pile:
@@ -264,6 +284,10 @@ class Game:
                         out.append(head + d)
                 for d in spaces:
                     out.append(head + d)
+                if has_checked:
+                    lst = checked[kind[c]]
+                    if lst:
+                        self._checked_targets(out, lst, src, n, head)
                 if general:
                     for tg, builds, takes_spaces in general:
                         if builds:
@@ -285,6 +309,28 @@ class Game:
         ctx.cards = pile[-n:]
         ctx.card, ctx.count, ctx.pile, ctx.top, ctx.source = pile[-n], n, src, -1, src
         return self._allows(group.take, ctx)
+
+    def _checked_targets(self, out, piles, src, n, head) -> None:
+        """Moves onto piles whose tables passed the card: their remaining clauses decide."""
+        ctx = self._move_ctx(src, n)
+        st = self.state
+        for d in piles:
+            if d == src:
+                continue
+            target = st.piles[d]
+            group = self.group_list[self.gindex[d]]
+            ctx.pile = d
+            if target:
+                ctx.top = target[-1]
+                rule = group.build
+            else:
+                ctx.top = st.no_card
+                rule = group.empty
+            try:
+                if rule._passes(rule.residual, ctx):
+                    out.append(head + d)
+            except RuleRuntimeError:
+                pass
 
     def _general_builds(self, out, tg, src, n, head) -> None:
         group = self.group_list[tg]

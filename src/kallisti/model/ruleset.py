@@ -28,6 +28,7 @@ class Clause:
     says: str
     pos: Pos
     macro: str | None
+    uses: frozenset = frozenset()  # the variables the clause reads
 
     def holds(self, ctx) -> bool:
         """Whether this clause lets the move through."""
@@ -43,9 +44,10 @@ class Clause:
 class Rule:
     """A list of clauses; a move passes when every require clause holds and no forbid clause does.
 
-    When every clause reads only intrinsic attributes of `card` (and `top`), the rule is
-    tabulated once over all cards, so the engine answers it with one index instead of running
-    closures (the common "down in suit" becomes a single bytes lookup).
+    The clauses that read only intrinsic attributes of `card` (and `top`) are tabulated once over
+    all cards, so the engine answers them with one index instead of running closures (the common
+    "down in suit" becomes a single bytes lookup); the other clauses, the `residual`, run only for
+    the moves the table lets through.
     """
 
     def __init__(self, path: str, group: str, kind: str, clauses: list[Clause], uses: frozenset, deck: Deck):
@@ -57,20 +59,26 @@ class Rule:
         self.stride = deck.size + 1
         self.pair_table: bytes | None = None
         self.card_table: bytes | None = None
+        self.residual: tuple[Clause, ...] = ()
         if self.always or self.never:
             return
-        if uses <= {"card", "top"} and "top" in uses:
-            self.pair_table = self._tabulate_pairs(deck)
-        elif uses <= {"card"}:
-            self.card_table = self._tabulate_cards(deck)
+        tabled = [c for c in clauses if c.uses <= {"card", "top"}]
+        self.residual = tuple(c for c in clauses if c not in tabled)
+        if not tabled:
+            return
+        if any("top" in c.uses for c in tabled) or kind in ("build", "sequence"):
+            self.pair_table = self._tabulate_pairs(deck, tabled)
+        else:
+            self.card_table = self._tabulate_cards(deck, tabled)
 
-    def _passes(self, ctx) -> bool:
-        for clause in self.clauses:
+    @staticmethod
+    def _passes(clauses, ctx) -> bool:
+        for clause in clauses:
             if not clause.holds(ctx):
                 return False
         return True
 
-    def _tabulate_pairs(self, deck: Deck) -> bytes:
+    def _tabulate_pairs(self, deck: Deck, clauses) -> bytes:
         ctx = C.Ctx()
         by_kind: dict[tuple[int, int], int] = {}
         table = bytearray(self.stride * self.stride)
@@ -83,16 +91,16 @@ class Rule:
                 v = by_kind.get(key)
                 if v is None:
                     ctx.card, ctx.top = reps[key[0]], reps[key[1]]
-                    v = by_kind[key] = int(self._passes(ctx))
+                    v = by_kind[key] = int(self._passes(clauses, ctx))
                 table[c * self.stride + t] = v
         return bytes(table)
 
-    def _tabulate_cards(self, deck: Deck) -> bytes:
+    def _tabulate_cards(self, deck: Deck, clauses) -> bytes:
         ctx = C.Ctx()
         out = bytearray(deck.size + 1)
         for c in range(deck.size + 1):
             ctx.card = c
-            out[c] = int(self._passes(ctx))
+            out[c] = int(self._passes(clauses, ctx))
         return bytes(out)
 
     def failing(self, ctx) -> Clause | None:
@@ -108,10 +116,11 @@ class Rule:
         if self.never:
             return False
         if self.pair_table is not None:
-            return bool(self.pair_table[ctx.card * self.stride + ctx.top])
-        if self.card_table is not None:
-            return bool(self.card_table[ctx.card])
-        return self._passes(ctx)
+            if not self.pair_table[ctx.card * self.stride + ctx.top]:
+                return False
+        elif self.card_table is not None and not self.card_table[ctx.card]:
+            return False
+        return not self.residual or self._passes(self.residual, ctx)
 
 
 @dataclass(frozen=True)
@@ -230,7 +239,7 @@ class Ruleset:
                         findings.extend(exc.findings)
                         continue
                     uses |= comp.uses
-                    clauses.append(Clause(cl["id"], kind, comp.fn, comp.text, cl.get("says", ""), cpos, cl.get("macro")))
+                    clauses.append(Clause(cl["id"], kind, comp.fn, comp.text, cl.get("says", ""), cpos, cl.get("macro"), comp.uses))
                 clause_total += len(clauses)
                 rules[key] = Rule(f"piles.{name}.{key}", name, key, clauses, frozenset(uses), self.deck)
             prefill = None
@@ -391,7 +400,7 @@ def _move_tables(rules: Ruleset):
         elif t.always:
             take_max.append(deck.size)
             take_counts.append(None)
-        elif t.uses <= {"count"}:
+        elif t.uses <= {"count"} and not t.pair_table and not t.card_table:
             ctx = C.Ctx()
             ok = bytearray(deck.size + 1)
             for n in range(1, deck.size + 1):

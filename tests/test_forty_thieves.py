@@ -2,58 +2,14 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-import pytest
-
 from kallisti.interpreter.game import Game
-from kallisti.interpreter.notation import MoveRefused, describe, parse_move
-from kallisti.interpreter.state import shuffled_order
-from kallisti.model.ruleset import load_ruleset
+from kallisti.interpreter.notation import describe
 
-SUITS = "CDHS"
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+from scenario import (all_but_a_king, allowed, cards as pile, deal, for_game, last_move_wins, play, refusal, suit,
+                      whole_suits)
 
-
-@lru_cache(maxsize=None)
-def rules():
-    return load_ruleset("forty-thieves")
-
-
-def game(layout=None, down=None, seed=1) -> Game:
-    g = Game(rules(), seed=seed)
-    if layout is not None:
-        g.arrange(layout, down)
-    return g
-
-
-def pile(g: Game, tag: str) -> list[str]:
-    """A pile's cards as ascii names, bottom first."""
-    return [g.deck.ascii_name(c) for c in g.state.piles[g.rules.pile_of_tag[tag]]]
-
-
-def play(g: Game, text: str) -> int:
-    m = parse_move(g, text)
-    g.play(m)
-    return m
-
-
-def refusal(g: Game, text: str) -> str:
-    with pytest.raises(MoveRefused) as exc:
-        parse_move(g, text)
-    return str(exc.value)
-
-
-def allowed(g: Game, text: str) -> bool:
-    try:
-        parse_move(g, text)
-    except MoveRefused:
-        return False
-    return True
-
-
-def full_suit(suit: str) -> str:
-    return " ".join(r + suit for r in RANKS)
+NAME = "forty-thieves"
+rules, game = for_game(NAME)
 
 
 # -- the deal -------------------------------------------------------------------------------
@@ -61,8 +17,7 @@ def full_suit(suit: str) -> str:
 
 def test_deal_ten_piles_of_four_face_up_and_64_in_stock():
     r = rules()
-    order = shuffled_order(r.deck.size, 2024)
-    g = Game(r, order=order)
+    g, order = deal(NAME, 2024)
     st = g.state
     for i in range(10):
         p = r.pile_of_tag[f"t{i + 1}"]
@@ -130,7 +85,7 @@ def test_foundation_builds_up_in_suit():
 
 
 def test_foundation_does_not_wrap_past_the_king():
-    g = game({"f1": full_suit("S"), "t1": "AS"})
+    g = game({"f1": suit("S"), "t1": "AS"})
     assert "clause rank-up" in refusal(g, "t1 f1")
     assert allowed(g, "t1 f2")
 
@@ -227,22 +182,13 @@ def test_stock_cards_cannot_be_moved_directly():
 
 
 def test_all_cards_on_foundations_is_a_win():
-    layout = {f"f{i + 1}": full_suit(SUITS[i % 4]) for i in range(8)}
-    g = game(layout)
+    g = game(whole_suits())
     assert g.status().outcome == "won"
     assert g.score() == 104
 
 
 def test_last_king_home_wins_and_undo_takes_it_back():
-    layout = {f"f{i + 1}": full_suit(SUITS[i % 4]) for i in range(7)}
-    layout["f8"] = " ".join(r + "S" for r in RANKS[:-1])
-    layout["t1"] = "KS"
-    g = game(layout)
-    assert g.status().outcome == "playing"
-    play(g, "t1 f8")
-    assert g.status().outcome == "won"
-    g.undo()
-    assert g.status().outcome == "playing"
+    last_move_wins(game, all_but_a_king("t1"), "t1 f8", undo=True)
 
 
 def test_lost_when_no_legal_move_is_left():

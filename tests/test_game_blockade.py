@@ -4,31 +4,13 @@ docs/sentences/blockade.md maps every sentence to its test."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from functools import lru_cache
-from pathlib import Path
-
-import pytest
-
 from kallisti.interpreter.game import Game
-from kallisti.interpreter.notation import MoveRefused, parse_move
-from kallisti.interpreter.state import shuffled_order
-from kallisti.model.ruleset import load_ruleset
 
-ROOT = Path(__file__).resolve().parents[1]
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-FILL = "5C 5D 5H 5S 6C 6D 6H 6S 7C 7D 7H 7S".split()  # twelve distinct cards to fill the tableau
+from scenario import (FILL, all_but_a_king, allowed, cards, deal, for_game, foundations_take_aces_and_build_up_in_suit,
+                      ids, last_move_wins, play, refusal, win_script_wins)
 
-
-@lru_cache(maxsize=None)
-def rules():
-    return load_ruleset("blockade")
-
-
-def game(layout, down=None) -> Game:
-    return Game(rules(), seed=1).arrange(layout, down)
+NAME = "blockade"
+rules, game = for_game(NAME)
 
 
 def hand(*names: str) -> dict:
@@ -36,60 +18,21 @@ def hand(*names: str) -> dict:
     return {"s": " ".join(names)}
 
 
-def suit(s: str, high: str = "K") -> str:
-    return " ".join(r + s for r in RANKS[: RANKS.index(high) + 1])
-
-
-def cards(g: Game, tag: str) -> list[str]:
-    return [g.deck.ascii_name(c) for c in g.state.piles[g.rules.pile_of_tag[tag]]]
-
-
-def ids(g: Game, tag: str) -> list[int]:
-    return g.state.piles[g.rules.pile_of_tag[tag]]
-
-
 def face_up(g: Game, tag: str) -> int:
     p = g.rules.pile_of_tag[tag]
     return len(g.state.piles[p]) - g.state.down[p]
 
 
-def play(g: Game, text: str) -> None:
-    g.play(parse_move(g, text))
-
-
-def refusal(g: Game, text: str) -> str:
-    with pytest.raises(MoveRefused) as exc:
-        parse_move(g, text)
-    return str(exc.value)
-
-
-def allowed(g: Game, text: str) -> bool:
-    try:
-        parse_move(g, text)
-    except MoveRefused:
-        return False
-    return True
-
-
 # -- Foundations -----------------------------------------------------------------------------------
 
 def test_foundations_take_the_aces_and_build_up_in_suit_to_kings():
-    g = game({"t1": "AH", "t2": "2H", "t3": "2S", "t4": "KD", "f2": suit("D", "Q")})
-    assert refusal(g, "t2 f1") == ("2♥ cannot go to the empty f1: the foundation takes only the first rank "
-                                   "(piles.foundation.empty, clause first-rank)")
-    play(g, "t1 f1")
-    assert refusal(g, "t3 f1") == "2♠ cannot go on A♥: the foundation builds up in suit (piles.foundation.build, clause same-suit)"
-    play(g, "t2 f1")
-    play(g, "t4 f2")
-    assert cards(g, "f1") == ["AH", "2H"] and cards(g, "f2")[-1] == "KD"
-    assert len(rules().groups["foundation"].piles) == 8
+    foundations_take_aces_and_build_up_in_suit(game)
 
 
 # -- Play ------------------------------------------------------------------------------------------
 
 def test_deal_a_row_of_12_cards_face_up_starting_the_tableau():
-    order = shuffled_order(rules().deck.size, 5)
-    g = Game(rules(), order=order)
+    g, order = deal(NAME, 5)
     for i in range(12):
         assert ids(g, f"t{i + 1}") == [order[i]] and face_up(g, f"t{i + 1}") == 1
     # The rest is the hand, its first card on top and face up, the others face down.
@@ -173,8 +116,7 @@ def test_a_deal_refused_for_a_space_names_the_rule():
 
 
 def test_deal_a_new_row_of_twelve_one_on_each_pile():
-    order = shuffled_order(rules().deck.size, 9)
-    g = Game(rules(), order=order)
+    g, order = deal(NAME, 9)
     before = [list(ids(g, f"t{i + 1}")) for i in range(12)]
     play(g, "d")  # the player decides when play has come to a stand
     for i in range(12):
@@ -191,25 +133,10 @@ def test_deal_a_new_row_of_twelve_one_on_each_pile():
 
 
 def test_the_game_is_won_when_every_card_is_on_the_foundations():
-    layout = {f"f{i + 1}": suit(s) for i, s in enumerate("CDHSCDH")}
-    layout["f8"] = suit("S", "Q")
-    layout["t1"] = "KS"
-    g = game(layout)
-    assert g.status().outcome == "playing"
-    play(g, "t1 f8")
-    assert g.status().outcome == "won" and g.score() == 104
-    g.undo()
-    assert g.status().outcome == "playing"
+    last_move_wins(game, all_but_a_king("t1"), "t1 f8", score=104, undo=True)
 
 
 # -- The committed winning deal ----------------------------------------------------------------------
 
 def test_win_script_wins_in_a_real_process():
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", NO_COLOR="1")
-    with (ROOT / "examples" / "blockade-win.moves").open("rb") as stdin:
-        proc = subprocess.run([sys.executable, "-m", "kallisti", "play", "blockade", "--deal", "examples/blockade-win.deal"],
-                              stdin=stdin, capture_output=True, cwd=ROOT, env=env, timeout=600)
-    out = proc.stdout.decode("utf-8")
-    assert proc.returncode == 0, proc.stderr.decode("utf-8")
-    assert "*** WON: Blockade in " in out
-    assert "refused" not in out
+    win_script_wins(NAME, "*** WON: Blockade in ")

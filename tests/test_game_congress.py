@@ -2,63 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
-from functools import lru_cache
-from pathlib import Path
-
 import pytest
 
-from kallisti.interpreter.game import Game
-from kallisti.interpreter.notation import MoveRefused, describe, parse_move
-from kallisti.interpreter.state import shuffled_order
-from kallisti.model.ruleset import load_ruleset
+from scenario import (all_but_a_king, cards as pile, deal, for_game, last_move_wins, legal, play, refusal, whole_suits,
+                      win_script_wins, won_line)
 
-ROOT = Path(__file__).resolve().parents[1]
 NAME = "congress"
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-
-
-@lru_cache(maxsize=None)
-def rules():
-    return load_ruleset(NAME)
-
-
-def game(layout=None, down=None, seed=1) -> Game:
-    g = Game(rules(), seed=seed)
-    if layout is not None:
-        g.arrange(layout, down)
-    return g
-
-
-def pile(g: Game, tag: str) -> list[str]:
-    return [g.deck.ascii_name(c) for c in g.state.piles[g.rules.pile_of_tag[tag]]]
-
-
-def play(g: Game, text: str) -> int:
-    m = parse_move(g, text)
-    g.play(m)
-    return m
-
-
-def refusal(g: Game, text: str) -> str:
-    with pytest.raises(MoveRefused) as exc:
-        parse_move(g, text)
-    return str(exc.value)
-
-
-def allowed(g: Game, text: str) -> bool:
-    try:
-        parse_move(g, text)
-    except MoveRefused:
-        return False
-    return True
-
-
-def legal(g: Game) -> set[str]:
-    return {describe(g, m) for m in g.legal_moves()}
+rules, game = for_game(NAME)
 
 
 def full(layout: dict[str, str]) -> dict[str, str]:
@@ -74,8 +24,7 @@ def full(layout: dict[str, str]) -> dict[str, str]:
 @pytest.mark.parametrize("seed", [1, 31])
 def test_eight_single_cards_start_the_tableau_and_the_rest_is_the_stock(seed):
     r = rules()
-    order = shuffled_order(r.deck.size, seed)
-    g = Game(r, order=order)
+    g, order = deal(NAME, seed)
     tableau = list(r.groups["tableau"].piles)
     assert len(tableau) == 8
     assert [g.state.piles[p] for p in tableau] == [[c] for c in order[:8]]
@@ -251,23 +200,9 @@ def test_there_is_no_redeal():
 
 
 def test_the_game_is_won_when_every_card_is_on_the_foundations():
-    suits = "CDHS"
-    layout = {f"f{i + 1}": " ".join(r + suits[i % 4] for r in RANKS) for i in range(8)}
-    assert game(layout).status().outcome == "won"
-    layout["f8"] = " ".join(r + "S" for r in RANKS[:-1])
-    layout["t1"] = "KS"
-    g = game(layout)
-    assert g.status().outcome == "playing"
-    play(g, "t1 f8")
-    assert g.status().outcome == "won"
+    assert game(whole_suits()).status().outcome == "won"
+    last_move_wins(game, all_but_a_king("t1"), "t1 f8")
 
 
 def test_the_committed_winning_deal_is_won_in_a_real_process():
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", NO_COLOR="1")
-    with (ROOT / "examples" / f"{NAME}-win.moves").open("rb") as stdin:
-        proc = subprocess.run([sys.executable, "-m", "kallisti", "play", NAME, "--deal", f"examples/{NAME}-win.deal"],
-                              stdin=stdin, capture_output=True, cwd=ROOT, env=env, timeout=600)
-    out = proc.stdout.decode("utf-8")
-    assert proc.returncode == 0, proc.stderr.decode("utf-8") + out[-2000:]
-    assert re.search(r"^\*\*\* WON: Congress in \d+ moves \*\*\*$", out, re.M)
-    assert "refused" not in out  # every command of the script is a legal move
+    win_script_wins(NAME, won_line("Congress"))  # and no command of the script is refused: each is a legal move

@@ -4,69 +4,14 @@ docs/sentences/harp.md maps every sentence to its test."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from functools import lru_cache
-from pathlib import Path
+from functools import partial
 
-import pytest
+from scenario import (all_but_a_king, allowed, cards, deal, down, for_game, foundations_take_aces_and_build_up_in_suit,
+                      ids, last_move_wins, play, refusal, suit, win_script_wins)
 
-from kallisti.interpreter.game import Game
-from kallisti.interpreter.notation import MoveRefused, parse_move
-from kallisti.interpreter.state import shuffled_order
-from kallisti.model.ruleset import load_ruleset
-
-ROOT = Path(__file__).resolve().parents[1]
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-
-
-@lru_cache(maxsize=None)
-def rules():
-    return load_ruleset("harp")
-
-
-def game(layout, down=None) -> Game:
-    return Game(rules(), seed=1).arrange(layout, down)
-
-
-def dealt(seed: int = 13) -> tuple[Game, list[int]]:
-    order = shuffled_order(rules().deck.size, seed)
-    return Game(rules(), order=order), order
-
-
-def suit(s: str, high: str = "K") -> str:
-    return " ".join(r + s for r in RANKS[: RANKS.index(high) + 1])
-
-
-def cards(g: Game, tag: str) -> list[str]:
-    return [g.deck.ascii_name(c) for c in g.state.piles[g.rules.pile_of_tag[tag]]]
-
-
-def ids(g: Game, tag: str) -> list[int]:
-    return g.state.piles[g.rules.pile_of_tag[tag]]
-
-
-def down(g: Game, tag: str) -> int:
-    return g.state.down[g.rules.pile_of_tag[tag]]
-
-
-def play(g: Game, text: str) -> None:
-    g.play(parse_move(g, text))
-
-
-def refusal(g: Game, text: str) -> str:
-    with pytest.raises(MoveRefused) as exc:
-        parse_move(g, text)
-    return str(exc.value)
-
-
-def allowed(g: Game, text: str) -> bool:
-    try:
-        parse_move(g, text)
-    except MoveRefused:
-        return False
-    return True
+NAME = "harp"
+rules, game = for_game(NAME)
+dealt = partial(deal, NAME, seed=13)
 
 
 def test_harp_is_played_with_two_packs():
@@ -109,15 +54,7 @@ def test_layout_nine_piles_of_one_to_nine_cards_top_card_face_up():
 # -- Foundations and play --------------------------------------------------------------------------
 
 def test_foundations_take_the_aces_and_build_up_in_suit_to_kings():
-    g = game({"t1": "AH", "t2": "2H", "t3": "2S", "t4": "KD", "f2": suit("D", "Q")})
-    assert refusal(g, "t2 f1") == ("2♥ cannot go to the empty f1: the foundation takes only the first rank "
-                                   "(piles.foundation.empty, clause first-rank)")
-    play(g, "t1 f1")
-    assert refusal(g, "t3 f1") == "2♠ cannot go on A♥: the foundation builds up in suit (piles.foundation.build, clause same-suit)"
-    play(g, "t2 f1")
-    play(g, "t4 f2")
-    assert cards(g, "f1") == ["AH", "2H"] and cards(g, "f2")[-1] == "KD"
-    assert len(rules().groups["foundation"].piles) == 8
+    foundations_take_aces_and_build_up_in_suit(game)
 
 
 def test_tableau_builds_down_in_alternating_colours():
@@ -209,25 +146,10 @@ def test_redeals_are_unlimited_until_the_game_is_blocked():
 
 
 def test_the_game_is_won_when_every_card_is_on_the_foundations():
-    layout = {f"f{i + 1}": suit(s) for i, s in enumerate("CDHSCDH")}
-    layout["f8"] = suit("S", "Q")
-    layout["w"] = "KS"
-    g = game(layout)
-    assert g.status().outcome == "playing"
-    play(g, "w f8")
-    assert g.status().outcome == "won" and g.score() == 104
-    g.undo()
-    assert g.status().outcome == "playing"
+    last_move_wins(game, all_but_a_king("w"), "w f8", score=104, undo=True)
 
 
 # -- The committed winning deal ----------------------------------------------------------------------
 
 def test_win_script_wins_in_a_real_process():
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", NO_COLOR="1")
-    with (ROOT / "examples" / "harp-win.moves").open("rb") as stdin:
-        proc = subprocess.run([sys.executable, "-m", "kallisti", "play", "harp", "--deal", "examples/harp-win.deal"],
-                              stdin=stdin, capture_output=True, cwd=ROOT, env=env, timeout=600)
-    out = proc.stdout.decode("utf-8")
-    assert proc.returncode == 0, proc.stderr.decode("utf-8")
-    assert "*** WON: Harp in " in out
-    assert "refused" not in out
+    win_script_wins(NAME, "*** WON: Harp in ")

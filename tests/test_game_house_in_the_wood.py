@@ -2,64 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
-from functools import lru_cache
-from pathlib import Path
-
 import pytest
 
-from kallisti.interpreter.game import Game
-from kallisti.interpreter.notation import MoveRefused, describe, parse_move
-from kallisti.interpreter.state import shuffled_order
-from kallisti.model.ruleset import load_ruleset
+from scenario import (all_but_a_king, cards as pile, deal, for_game, last_move_wins, legal, play, refusal, whole_suits,
+                      win_script_wins, won_line)
 
-ROOT = Path(__file__).resolve().parents[1]
 NAME = "house-in-the-wood"
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-
-
-@lru_cache(maxsize=None)
-def rules():
-    return load_ruleset(NAME)
-
-
-def game(layout=None, down=None, seed=1) -> Game:
-    g = Game(rules(), seed=seed)
-    if layout is not None:
-        g.arrange(layout, down)
-    return g
-
-
-def pile(g: Game, tag: str) -> list[str]:
-    return [g.deck.ascii_name(c) for c in g.state.piles[g.rules.pile_of_tag[tag]]]
-
-
-def play(g: Game, text: str) -> int:
-    m = parse_move(g, text)
-    g.play(m)
-    return m
-
-
-def refusal(g: Game, text: str) -> str:
-    with pytest.raises(MoveRefused) as exc:
-        parse_move(g, text)
-    return str(exc.value)
-
-
-def allowed(g: Game, text: str) -> bool:
-    try:
-        parse_move(g, text)
-    except MoveRefused:
-        return False
-    return True
-
-
-def legal(g: Game) -> set[str]:
-    return {describe(g, m) for m in g.legal_moves()}
-
+rules, game = for_game(NAME)
 
 
 # -- "Deal the cards face up in 34 fans of three cards each and one fan of two." -----------------
@@ -69,8 +18,7 @@ def legal(g: Game) -> set[str]:
 def test_the_whole_pack_is_dealt_face_up_in_34_fans_of_three_and_one_of_two(seed):
     r = rules()
     assert r.deck.size == 104  # La Belle Lucie with two packs
-    order = shuffled_order(r.deck.size, seed)
-    g = Game(r, order=order)
+    g, order = deal(NAME, seed)
     fans = list(r.groups["tableau"].piles)
     assert len(fans) == 35
     for i, p in enumerate(fans[:34]):
@@ -178,23 +126,9 @@ def test_there_is_no_stock_and_no_redeal_and_a_stuck_game_is_lost():
 
 
 def test_the_game_is_won_when_every_card_is_on_the_foundations():
-    suits = "CDHS"
-    layout = {f"f{i + 1}": " ".join(r + suits[i % 4] for r in RANKS) for i in range(8)}
-    assert game(layout).status().outcome == "won"
-    layout["f8"] = " ".join(r + "S" for r in RANKS[:-1])
-    layout["t35"] = "KS"
-    g = game(layout)
-    assert g.status().outcome == "playing"
-    play(g, "t35 f8")
-    assert g.status().outcome == "won"
+    assert game(whole_suits()).status().outcome == "won"
+    last_move_wins(game, all_but_a_king("t35"), "t35 f8")
 
 
 def test_the_committed_winning_deal_is_won_in_a_real_process():
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", NO_COLOR="1")
-    with (ROOT / "examples" / f"{NAME}-win.moves").open("rb") as stdin:
-        proc = subprocess.run([sys.executable, "-m", "kallisti", "play", NAME, "--deal", f"examples/{NAME}-win.deal"],
-                              stdin=stdin, capture_output=True, cwd=ROOT, env=env, timeout=600)
-    out = proc.stdout.decode("utf-8")
-    assert proc.returncode == 0, proc.stderr.decode("utf-8") + out[-2000:]
-    assert re.search(r"^\*\*\* WON: House in the Wood in \d+ moves \*\*\*$", out, re.M)
-    assert "refused" not in out
+    win_script_wins(NAME, won_line("House in the Wood"))

@@ -2,64 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
-from functools import lru_cache
-from pathlib import Path
+from scenario import cards as pile, deal, for_game, legal, play, refusal, run, whole_suits, win_script_wins, won_line
 
-import pytest
-
-from kallisti.interpreter.game import Game
-from kallisti.interpreter.notation import MoveRefused, describe, parse_move
-from kallisti.interpreter.state import shuffled_order
-from kallisti.model.ruleset import load_ruleset
-
-ROOT = Path(__file__).resolve().parents[1]
 NAME = "house-on-the-hill"
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-
-
-@lru_cache(maxsize=None)
-def rules():
-    return load_ruleset(NAME)
-
-
-def game(layout=None, down=None, seed=1) -> Game:
-    g = Game(rules(), seed=seed)
-    if layout is not None:
-        g.arrange(layout, down)
-    return g
-
-
-def pile(g: Game, tag: str) -> list[str]:
-    return [g.deck.ascii_name(c) for c in g.state.piles[g.rules.pile_of_tag[tag]]]
-
-
-def play(g: Game, text: str) -> int:
-    m = parse_move(g, text)
-    g.play(m)
-    return m
-
-
-def refusal(g: Game, text: str) -> str:
-    with pytest.raises(MoveRefused) as exc:
-        parse_move(g, text)
-    return str(exc.value)
-
-
-def allowed(g: Game, text: str) -> bool:
-    try:
-        parse_move(g, text)
-    except MoveRefused:
-        return False
-    return True
-
-
-def legal(g: Game) -> set[str]:
-    return {describe(g, m) for m in g.legal_moves()}
-
+rules, game = for_game(NAME)
 
 
 # -- "Follow the rules for House in the Wood except as regarding foundations." --------------------
@@ -67,8 +13,7 @@ def legal(g: Game) -> set[str]:
 
 def test_the_layout_is_house_in_the_wood_s():
     r = rules()
-    order = shuffled_order(r.deck.size, 8)
-    g = Game(r, order=order)
+    g, order = deal(NAME, 8)
     fans = list(r.groups["tableau"].piles)
     assert len(fans) == 35 and r.deck.size == 104
     for i, p in enumerate(fans[:34]):
@@ -154,11 +99,9 @@ def test_ace_foundations_build_up_and_king_foundations_down_in_suit():
 
 
 def test_the_game_is_won_when_every_card_is_on_the_eight_foundations():
-    suits = "CDHS"
-    layout = {f"f{i + 1}": " ".join(r + suits[i] for r in RANKS) for i in range(4)}
-    layout.update({f"k{i + 1}": " ".join(r + suits[i] for r in reversed(RANKS)) for i in range(4)})
+    layout = {**whole_suits(4), **whole_suits(4, "k", falling=True)}
     assert game(layout).status().outcome == "won"
-    layout["k4"] = " ".join(r + "S" for r in reversed(RANKS[1:]))
+    layout["k4"] = run("S", "K", "2")
     layout["t9"] = "AS"
     g = game(layout)
     assert g.status().outcome == "playing"
@@ -168,11 +111,4 @@ def test_the_game_is_won_when_every_card_is_on_the_eight_foundations():
 
 
 def test_the_committed_winning_deal_is_won_in_a_real_process():
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", NO_COLOR="1")
-    with (ROOT / "examples" / f"{NAME}-win.moves").open("rb") as stdin:
-        proc = subprocess.run([sys.executable, "-m", "kallisti", "play", NAME, "--deal", f"examples/{NAME}-win.deal"],
-                              stdin=stdin, capture_output=True, cwd=ROOT, env=env, timeout=600)
-    out = proc.stdout.decode("utf-8")
-    assert proc.returncode == 0, proc.stderr.decode("utf-8") + out[-2000:]
-    assert re.search(r"^\*\*\* WON: House on the Hill in \d+ moves \*\*\*$", out, re.M)
-    assert "refused" not in out
+    win_script_wins(NAME, won_line("House on the Hill"))

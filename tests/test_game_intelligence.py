@@ -6,69 +6,23 @@ docs/sentences/intelligence.md maps each sentence to its test.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections import Counter
-from functools import lru_cache
-from pathlib import Path
+from functools import partial
 
 import pytest
 
 from kallisti.interpreter.game import Game
-from kallisti.interpreter.notation import MoveRefused, parse_move
-from kallisti.interpreter.state import shuffled_order
-from kallisti.model.ruleset import load_ruleset
 
-ROOT = Path(__file__).resolve().parents[1]
-SUITS = "CDHS"
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+from scenario import (RANKS, SUITS, all_but_a_king, cards as names, dealing_order, for_game, last_move_wins, play,
+                      refusal, win_script_wins)
 
-
-@lru_cache(maxsize=None)
-def rules():
-    return load_ruleset("intelligence")
-
-
-def game(layout=None, down=None, seed=1) -> Game:
-    g = Game(rules(), seed=seed)
-    if layout is not None:
-        g.arrange(layout, down)
-    return g
-
-
-def names(g: Game, tag: str) -> list[str]:
-    return [g.deck.ascii_name(c) for c in g.state.piles[g.rules.pile_of_tag[tag]]]
+NAME = "intelligence"
+rules, game = for_game(NAME)
+order_of = partial(dealing_order, NAME, seed=7)  # the named cards first, the rest shuffled, then `back`
 
 
 def group_cards(g: Game, group: str) -> list[int]:
     return [c for p in g.rules.groups[group].piles for c in g.state.piles[p]]
-
-
-def play(g: Game, text: str) -> list[int]:
-    return g.play(parse_move(g, text))
-
-
-def refusal(g: Game, text: str) -> str:
-    with pytest.raises(MoveRefused) as exc:
-        parse_move(g, text)
-    return str(exc.value)
-
-
-def order_of(front: list[str], back: list[str] = (), seed: int = 7) -> list[int]:
-    """A dealing order: the named cards first, then the rest of the pack shuffled, then the `back` cards."""
-    deck = rules().deck
-    pool = shuffled_order(deck.size, seed)
-
-    def take(name: str) -> int:
-        kind = deck.parse_card(name)
-        card = next(c for c in pool if deck.kind[c] == kind)
-        pool.remove(card)
-        return card
-
-    head = [take(n) for n in front]
-    tail = [take(n) for n in back]
-    return head + pool + tail
 
 
 ACES = [f"A{s}" for s in SUITS] * 2
@@ -293,26 +247,11 @@ def test_two_redeals_and_no_more():
 
 
 def test_the_game_is_won_when_all_cards_are_on_the_foundations():
-    layout = {f"f{i + 1}": " ".join(r + SUITS[i % 4] for r in RANKS) for i in range(8)}
-    layout["f4"] = " ".join(r + "S" for r in RANKS[:-1])
-    layout["t1"] = "KS"
-    g = game(layout)
-    assert g.status().outcome == "playing"
-    play(g, "t1 f4")
-    assert g.status().outcome == "won"
-    assert g.score() == 104
+    last_move_wins(game, all_but_a_king("t1", "f4"), "t1 f4", score=104)
 
 
 # -- the committed winning deal ----------------------------------------------------------------
 
 
 def test_winning_script_wins_in_a_real_process():
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", NO_COLOR="1")
-    with (ROOT / "examples" / "intelligence-win.moves").open("rb") as stdin:
-        proc = subprocess.run([sys.executable, "-m", "kallisti", "play", "intelligence",
-                               "--deal", "examples/intelligence-win.deal"],
-                              stdin=stdin, capture_output=True, cwd=ROOT, env=env, timeout=600)
-    out = proc.stdout.decode("utf-8")
-    assert proc.returncode == 0, proc.stderr.decode("utf-8")
-    assert "*** WON: Intelligence in 96 moves ***" in out
-    assert "refused:" not in out
+    win_script_wins(NAME, "*** WON: Intelligence in 96 moves ***", absent="refused:")

@@ -6,65 +6,13 @@ docs/sentences/la-nivernaise.md maps each sentence to its test.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from functools import lru_cache
-from pathlib import Path
-
-import pytest
-
 from kallisti.cli.render import table_lines
-from kallisti.interpreter.game import Game
-from kallisti.interpreter.notation import MoveRefused, parse_move
-from kallisti.interpreter.state import shuffled_order
-from kallisti.model.ruleset import load_ruleset
 
-ROOT = Path(__file__).resolve().parents[1]
-SUITS = "CDHS"
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+from scenario import (RANKS, SUITS, allowed, cards as names, deal, down, for_game, last_move_wins, line_of, play,
+                      refusal, run, whole_suits, win_script_wins)
 
-
-@lru_cache(maxsize=None)
-def rules():
-    return load_ruleset("la-nivernaise")
-
-
-def game(layout=None, down=None, seed=1) -> Game:
-    g = Game(rules(), seed=seed)
-    if layout is not None:
-        g.arrange(layout, down)
-    return g
-
-
-def names(g: Game, tag: str) -> list[str]:
-    return [g.deck.ascii_name(c) for c in g.state.piles[g.rules.pile_of_tag[tag]]]
-
-
-def down(g: Game, tag: str) -> int:
-    return g.state.down[g.rules.pile_of_tag[tag]]
-
-
-def play(g: Game, text: str) -> list[int]:
-    return g.play(parse_move(g, text))
-
-
-def refusal(g: Game, text: str) -> str:
-    with pytest.raises(MoveRefused) as exc:
-        parse_move(g, text)
-    return str(exc.value)
-
-
-def allowed(g: Game, text: str) -> bool:
-    try:
-        parse_move(g, text)
-    except MoveRefused:
-        return False
-    return True
-
-
-def line_of(*packets: str) -> dict[str, str]:
-    return {f"l{i + 1}": p for i, p in enumerate(packets)}
+NAME = "la-nivernaise"
+rules, game = for_game(NAME)
 
 
 # -- the layout ---------------------------------------------------------------------------------
@@ -75,8 +23,7 @@ def test_the_flanks_are_eight_single_cards_and_the_line_six_packets_of_four():
     # six packets, each composed of four cards". The Flanks take the first eight cards; the Line
     # is dealt by rows (the first row at the bottom), only each packet's top card face up; the
     # rest is the pack, the first card after the Line on top.
-    order = shuffled_order(104, 21)
-    g = Game(rules(), order=order)
+    g, order = deal(NAME, 21)
     for i in range(8):
         assert g.state.piles[g.rules.pile_of_tag[f"r{i + 1}"]] == [order[i]]
         assert down(g, f"r{i + 1}") == 0
@@ -302,23 +249,9 @@ def test_a_foundation_card_never_starts_another_foundation():
 
 
 def test_the_game_is_won_when_every_card_is_on_the_foundations():
-    layout = {f"a{i + 1}": " ".join(f"{r}{SUITS[i]}" for r in RANKS) for i in range(4)}
-    layout.update({f"k{i + 1}": " ".join(f"{r}{SUITS[i]}" for r in reversed(RANKS)) for i in range(4)})
-    layout["k4"] = " ".join(f"{r}S" for r in reversed(RANKS[1:]))
-    layout["r1"] = "AS"
-    g = game(layout)
-    assert g.status().outcome == "playing"
-    play(g, "r1 k4")
-    assert g.status().outcome == "won" and g.score() == 104
+    layout = {**whole_suits(4, "a"), **whole_suits(4, "k", falling=True), "k4": run("S", "K", "2"), "r1": "AS"}
+    last_move_wins(game, layout, "r1 k4", score=104)
 
 
 def test_winning_script_wins_in_a_real_process():
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", NO_COLOR="1")
-    with (ROOT / "examples" / "la-nivernaise-win.moves").open("rb") as stdin:
-        proc = subprocess.run([sys.executable, "-m", "kallisti", "play", "la-nivernaise",
-                               "--deal", "examples/la-nivernaise-win.deal"],
-                              stdin=stdin, capture_output=True, cwd=ROOT, env=env, timeout=600)
-    out = proc.stdout.decode("utf-8")
-    assert proc.returncode == 0, proc.stderr.decode("utf-8")
-    assert "*** WON: La Nivernaise in 104 moves ***" in out
-    assert "refused:" not in out
+    win_script_wins(NAME, "*** WON: La Nivernaise in 104 moves ***", absent="refused:")

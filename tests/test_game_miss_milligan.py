@@ -4,75 +4,20 @@ docs/sentences/miss-milligan.md maps every sentence to its test."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from functools import lru_cache
-from pathlib import Path
-
-import pytest
-
-from kallisti.errors import Pos
 from kallisti.interpreter.game import Game
-from kallisti.interpreter.notation import MoveRefused, parse_move
-from kallisti.interpreter.state import shuffled_order
-from kallisti.model.ruleset import load_ruleset
 
-ROOT = Path(__file__).resolve().parents[1]
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+from scenario import (all_but_a_king, allowed, cards, deal, dealing_order, for_game, ids, last_move_wins, play, refusal,
+                      suit, win_script_wins)
+
 SOME_STOCK = "2C 3C 4C"  # a stock that is neither full (the first row) nor empty (weaving)
 
-
-@lru_cache(maxsize=None)
-def rules():
-    return load_ruleset("miss-milligan")
-
-
-def game(layout, down=None) -> Game:
-    return Game(rules(), seed=1).arrange(layout, down)
+NAME = "miss-milligan"
+rules, game = for_game(NAME)
 
 
 def order_starting(*names: str) -> list[int]:
     """A dealing order that begins with the named cards, the rest of the pack after them in id order."""
-    deck = rules().deck
-    free = list(range(deck.size))
-    out = []
-    for name in names:
-        kind = deck.parse_card(name, Pos("<test>"))
-        card = next(c for c in free if deck.kind[c] == kind)
-        free.remove(card)
-        out.append(card)
-    return out + free
-
-
-def suit(s: str, high: str = "K") -> str:
-    return " ".join(r + s for r in RANKS[: RANKS.index(high) + 1])
-
-
-def cards(g: Game, tag: str) -> list[str]:
-    return [g.deck.ascii_name(c) for c in g.state.piles[g.rules.pile_of_tag[tag]]]
-
-
-def ids(g: Game, tag: str) -> list[int]:
-    return g.state.piles[g.rules.pile_of_tag[tag]]
-
-
-def play(g: Game, text: str) -> None:
-    g.play(parse_move(g, text))
-
-
-def refusal(g: Game, text: str) -> str:
-    with pytest.raises(MoveRefused) as exc:
-        parse_move(g, text)
-    return str(exc.value)
-
-
-def allowed(g: Game, text: str) -> bool:
-    try:
-        parse_move(g, text)
-    except MoveRefused:
-        return False
-    return True
+    return dealing_order(NAME, names)
 
 
 # -- Foundations -----------------------------------------------------------------------------------
@@ -101,8 +46,7 @@ def test_foundations_take_one_card_at_a_time():
 # -- Layout ----------------------------------------------------------------------------------------
 
 def test_layout_deal_a_row_of_eight_cards():
-    order = shuffled_order(rules().deck.size, 11)
-    g = Game(rules(), order=order)
+    g, order = deal(NAME, 11)
     for i in range(8):
         assert ids(g, f"t{i + 1}") == [order[i]]
         assert g.state.down[g.rules.pile_of_tag[f"t{i + 1}"]] == 0
@@ -139,8 +83,7 @@ def test_layout_continue_dealing_eight_at_a_time_filling_the_spaces():
 
 
 def test_layout_each_deal_adds_one_card_to_every_column_until_the_pack_is_dealt():
-    order = shuffled_order(rules().deck.size, 3)
-    g = Game(rules(), order=order)
+    g, order = deal(NAME, 3)
     for k in range(12):
         play(g, "d")
         assert all(len(ids(g, f"t{i + 1}")) == k + 2 for i in range(8))
@@ -236,15 +179,7 @@ def test_weaving_continues_once_the_cards_set_aside_are_played_off_on_foundation
 
 
 def test_the_game_is_won_when_every_card_is_on_the_foundations():
-    layout = {f"f{i + 1}": suit(s) for i, s in enumerate("CDHSCDH")}
-    layout["f8"] = suit("S", "Q")
-    layout["t1"] = "KS"
-    g = game(layout)
-    assert g.status().outcome == "playing"
-    play(g, "t1 f8")
-    assert g.status().outcome == "won" and g.score() == 104
-    g.undo()
-    assert g.status().outcome == "playing"
+    last_move_wins(game, all_but_a_king("t1"), "t1 f8", score=104, undo=True)
 
 
 def test_a_puts_every_available_ace_up():
@@ -258,12 +193,4 @@ def test_a_puts_every_available_ace_up():
 # -- The committed winning deal ----------------------------------------------------------------------
 
 def test_win_script_wins_in_a_real_process():
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", NO_COLOR="1")
-    with (ROOT / "examples" / "miss-milligan-win.moves").open("rb") as stdin:
-        proc = subprocess.run([sys.executable, "-m", "kallisti", "play", "miss-milligan", "--deal",
-                               "examples/miss-milligan-win.deal"],
-                              stdin=stdin, capture_output=True, cwd=ROOT, env=env, timeout=600)
-    out = proc.stdout.decode("utf-8")
-    assert proc.returncode == 0, proc.stderr.decode("utf-8")
-    assert "*** WON: Miss Milligan in " in out
-    assert "refused" not in out
+    win_script_wins(NAME, "*** WON: Miss Milligan in ")

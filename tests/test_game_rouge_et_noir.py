@@ -2,63 +2,14 @@
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
-from functools import lru_cache
-from pathlib import Path
-
 import pytest
 
-from kallisti.interpreter.game import Game
-from kallisti.interpreter.notation import MoveRefused, describe, parse_move
-from kallisti.interpreter.state import shuffled_order
-from kallisti.model.ruleset import load_ruleset
+from kallisti.interpreter.notation import describe, parse_move
 
-ROOT = Path(__file__).resolve().parents[1]
+from scenario import RANKS, cards as pile, deal, for_game, legal, play, refusal, win_script_wins, won_line
+
 NAME = "rouge-et-noir"
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-
-
-@lru_cache(maxsize=None)
-def rules():
-    return load_ruleset(NAME)
-
-
-def game(layout=None, down=None, seed=1) -> Game:
-    g = Game(rules(), seed=seed)
-    if layout is not None:
-        g.arrange(layout, down)
-    return g
-
-
-def pile(g: Game, tag: str) -> list[str]:
-    return [g.deck.ascii_name(c) for c in g.state.piles[g.rules.pile_of_tag[tag]]]
-
-
-def play(g: Game, text: str) -> int:
-    m = parse_move(g, text)
-    g.play(m)
-    return m
-
-
-def refusal(g: Game, text: str) -> str:
-    with pytest.raises(MoveRefused) as exc:
-        parse_move(g, text)
-    return str(exc.value)
-
-
-def allowed(g: Game, text: str) -> bool:
-    try:
-        parse_move(g, text)
-    except MoveRefused:
-        return False
-    return True
-
-
-def legal(g: Game) -> set[str]:
-    return {describe(g, m) for m in g.legal_moves()}
+rules, game = for_game(NAME)
 
 
 # -- "Remove the eight aces from the pack and place them in a row, to be built up in alternate
@@ -68,8 +19,7 @@ def legal(g: Game) -> set[str]:
 @pytest.mark.parametrize("seed", [1, 77])
 def test_the_eight_aces_are_removed_first_and_placed_on_the_foundations(seed):
     r = rules()
-    order = shuffled_order(r.deck.size, seed)
-    g = Game(r, order=order)
+    g, order = deal(NAME, seed)
     deck = r.deck
     aces = [c for c in order if deck.rank[c] == 0]
     assert [g.state.piles[p] for p in r.groups["foundation"].piles] == [[a] for a in aces]
@@ -92,8 +42,7 @@ def test_the_foundations_build_up_in_alternate_colours():
 
 def test_a_row_of_eight_cards_forms_the_tableau_and_the_rest_is_the_stock():
     r = rules()
-    order = shuffled_order(r.deck.size, 5)
-    g = Game(r, order=order)
+    g, order = deal(NAME, 5)
     rest = [c for c in order if r.deck.rank[c] != 0]
     tableau = list(r.groups["tableau"].piles)
     assert len(tableau) == 8
@@ -205,7 +154,8 @@ def test_one_redeal_turns_the_waste_over_into_a_new_stock():
     play(g, "d")
     assert pile(g, "s") == [] and pile(g, "w") == ["4H", "6S", "2D", "8C"]
     before = g.state.key()
-    m = play(g, "d")
+    m = parse_move(g, "d")
+    g.play(m)
     assert g.decode(m)[0] == "redeal"
     # The waste turned over: its bottom card, the first one placed there, is turned first again.
     assert pile(g, "s") == ["8C", "2D", "6S", "4H"] and pile(g, "w") == []
@@ -265,11 +215,4 @@ def test_the_game_is_lost_when_no_move_is_left():
 
 
 def test_the_committed_winning_deal_is_won_in_a_real_process():
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", NO_COLOR="1")
-    with (ROOT / "examples" / f"{NAME}-win.moves").open("rb") as stdin:
-        proc = subprocess.run([sys.executable, "-m", "kallisti", "play", NAME, "--deal", f"examples/{NAME}-win.deal"],
-                              stdin=stdin, capture_output=True, cwd=ROOT, env=env, timeout=600)
-    out = proc.stdout.decode("utf-8")
-    assert proc.returncode == 0, proc.stderr.decode("utf-8") + out[-2000:]
-    assert re.search(r"^\*\*\* WON: Rouge et Noir in \d+ moves \*\*\*$", out, re.M)
-    assert "\nredeal s\n" in out  # the line uses the one redeal
+    win_script_wins(NAME, won_line("Rouge et Noir"), "\nredeal s\n", absent=None)  # the line uses the one redeal

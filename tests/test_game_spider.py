@@ -4,72 +4,15 @@ docs/sentences/spider.md maps every sentence to its test."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from functools import lru_cache
-from pathlib import Path
-
-import pytest
+from functools import partial
 
 from kallisti.interpreter.game import Game
-from kallisti.interpreter.notation import MoveRefused, parse_move
-from kallisti.interpreter.state import shuffled_order
-from kallisti.model.ruleset import load_ruleset
 
-ROOT = Path(__file__).resolve().parents[1]
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-FILL = "5C 5D 5H 5S 6C 6D 6H 6S 7C 7D".split()  # distinct cards to fill piles
+from scenario import FILL, allowed, cards, deal, down, for_game, ids, play, refusal, run, win_script_wins
 
-
-@lru_cache(maxsize=None)
-def rules():
-    return load_ruleset("spider")
-
-
-def game(layout, down=None) -> Game:
-    return Game(rules(), seed=1).arrange(layout, down)
-
-
-def dealt(seed: int = 7) -> tuple[Game, list[int]]:
-    order = shuffled_order(rules().deck.size, seed)
-    return Game(rules(), order=order), order
-
-
-def run(suit: str, high: str, low: str) -> str:
-    """A run in suit from `high` (bottom) down to `low` (top), e.g. run("S", "K", "A")."""
-    i, j = RANKS.index(high), RANKS.index(low)
-    return " ".join(RANKS[k] + suit for k in range(i, j - 1, -1))
-
-
-def cards(g: Game, tag: str) -> list[str]:
-    return [g.deck.ascii_name(c) for c in g.state.piles[g.rules.pile_of_tag[tag]]]
-
-
-def ids(g: Game, tag: str) -> list[int]:
-    return g.state.piles[g.rules.pile_of_tag[tag]]
-
-
-def down(g: Game, tag: str) -> int:
-    return g.state.down[g.rules.pile_of_tag[tag]]
-
-
-def play(g: Game, text: str) -> None:
-    g.play(parse_move(g, text))
-
-
-def refusal(g: Game, text: str) -> str:
-    with pytest.raises(MoveRefused) as exc:
-        parse_move(g, text)
-    return str(exc.value)
-
-
-def allowed(g: Game, text: str) -> bool:
-    try:
-        parse_move(g, text)
-    except MoveRefused:
-        return False
-    return True
+NAME = "spider"
+rules, game = for_game(NAME)
+dealt = partial(deal, NAME, seed=7)
 
 
 def stock_size(g: Game) -> int:
@@ -302,11 +245,4 @@ def test_a_deal_refused_for_a_space_names_the_rule():
 # -- The committed winning deal ----------------------------------------------------------------------
 
 def test_win_script_wins_in_a_real_process():
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", NO_COLOR="1")
-    with (ROOT / "examples" / "spider-win.moves").open("rb") as stdin:
-        proc = subprocess.run([sys.executable, "-m", "kallisti", "play", "spider", "--deal", "examples/spider-win.deal"],
-                              stdin=stdin, capture_output=True, cwd=ROOT, env=env, timeout=600)
-    out = proc.stdout.decode("utf-8")
-    assert proc.returncode == 0, proc.stderr.decode("utf-8")
-    assert "*** WON: Spider in " in out
-    assert "refused" not in out
+    win_script_wins(NAME, "*** WON: Spider in ")

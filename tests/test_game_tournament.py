@@ -6,74 +6,20 @@ docs/sentences/tournament.md maps each sentence to its test.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from functools import lru_cache
-from pathlib import Path
-
-import pytest
-
 from kallisti.cli.render import table_lines
-from kallisti.interpreter.game import Game
-from kallisti.interpreter.notation import MoveRefused, parse_move
-from kallisti.interpreter.state import shuffled_order
-from kallisti.model.ruleset import load_ruleset
 
-ROOT = Path(__file__).resolve().parents[1]
-SUITS = "CDHS"
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+from scenario import (RANKS, ROOT, cards as names, deal, down, for_game, last_move_wins, line_of, play, refusal,
+                      ruleset, run, suit, whole_suits, win_script_wins)
 
-
-@lru_cache(maxsize=None)
-def rules(name: str = "tournament"):
-    return load_ruleset(name)
-
-
-def game(layout=None, down=None, seed=1) -> Game:
-    g = Game(rules(), seed=seed)
-    if layout is not None:
-        g.arrange(layout, down)
-    return g
-
-
-def names(g: Game, tag: str) -> list[str]:
-    return [g.deck.ascii_name(c) for c in g.state.piles[g.rules.pile_of_tag[tag]]]
-
-
-def down(g: Game, tag: str) -> int:
-    return g.state.down[g.rules.pile_of_tag[tag]]
-
-
-def play(g: Game, text: str) -> list[int]:
-    return g.play(parse_move(g, text))
-
-
-def refusal(g: Game, text: str) -> str:
-    with pytest.raises(MoveRefused) as exc:
-        parse_move(g, text)
-    return str(exc.value)
-
-
-def line_of(*packets: str) -> dict[str, str]:
-    return {f"l{i + 1}": p for i, p in enumerate(packets)}
-
-
-def up(suit: str, top: str) -> str:
-    """An ascending foundation from the ace to `top`."""
-    return " ".join(f"{r}{suit}" for r in RANKS[:RANKS.index(top) + 1])
-
-
-def falling(suit: str, low: str) -> str:
-    """A descending foundation from the king down to `low`."""
-    return " ".join(f"{r}{suit}" for r in reversed(RANKS[RANKS.index(low):]))
+NAME = "tournament"
+rules, game = for_game(NAME)
 
 
 # -- "Follow the rules of La Nivernaise except:" -----------------------------------------------
 
 
 def test_follows_la_nivernaise_flanks_foundations_and_pack():
-    r, base = rules(), rules("la-nivernaise")
+    r, base = rules(), ruleset("la-nivernaise")
     assert r.deck.size == 104
     for name in ("aces", "kings", "reserve", "line", "stock"):
         assert len(r.groups[name].piles) == len(base.groups[name].piles)
@@ -112,8 +58,7 @@ def test_no_examination_rule_every_line_card_can_be_read():
 
 def test_the_line_is_dealt_by_rows_overlapping_so_all_can_be_read():
     # "Deal the line by rows, overlapping the cards, so that all can be read."
-    order = shuffled_order(104, 33)
-    g = Game(rules(), order=order)
+    g, order = deal(NAME, 33)
     for i in range(6):
         tag = f"l{i + 1}"
         assert g.state.piles[g.rules.pile_of_tag[tag]] == [order[8 + i], order[14 + i], order[20 + i], order[26 + i]]
@@ -152,7 +97,7 @@ def test_a_redeal_deals_the_line_by_rows_again():
 def test_foundations_of_a_suit_in_sequence_may_be_reversed_one_upon_the_other():
     # "When two foundations of the same suit are built to cards in sequence, any or all of them on
     # one pile may be reversed upon the other" -- card after card, from the top.
-    g = game({"a1": up("H", "6"), "k1": falling("H", "7"), "r1": "9C"})
+    g = game({"a1": suit("H", "6"), "k1": run("H", "K", "7"), "r1": "9C"})
     before = g.state.key()
     play(g, "a1 k1")
     play(g, "a1 k1")
@@ -167,30 +112,30 @@ def test_foundations_of_a_suit_in_sequence_may_be_reversed_one_upon_the_other():
 def test_all_of_a_foundation_may_be_reversed_including_its_bottom_card():
     # "... including the bottom cards": the ace itself goes onto the deuce, which empties the ace
     # foundation for the suit's other ace.
-    g = game({"a1": up("H", "4"), "k1": falling("H", "5"), "r1": "AH"})
+    g = game({"a1": suit("H", "4"), "k1": run("H", "K", "5"), "r1": "AH"})
     for _ in range(4):
         play(g, "a1 k1")
     assert names(g, "a1") == []
-    assert names(g, "k1") == falling("H", "A").split() and len(names(g, "k1")) == 13
+    assert names(g, "k1") == run("H", "K", "A").split() and len(names(g, "k1")) == 13
     play(g, "r1 a1")
     assert names(g, "a1") == ["AH"]
     # The other way: a king foundation reversed whole onto the ace foundation, its king included.
-    g = game({"a2": up("S", "10"), "k2": falling("S", "J"), "r1": "KS"})
+    g = game({"a2": suit("S", "10"), "k2": run("S", "K", "J"), "r1": "KS"})
     for _ in range(3):
         play(g, "k2 a2")
-    assert names(g, "k2") == [] and names(g, "a2") == up("S", "K").split()
+    assert names(g, "k2") == [] and names(g, "a2") == suit("S", "K").split()
     play(g, "r1 k2")
     assert names(g, "k2") == ["KS"]
 
 
 def test_reversal_only_between_foundations_of_one_suit_built_to_cards_in_sequence():
-    g = game({"a1": up("H", "4"), "k1": falling("H", "7"), "a2": up("D", "4"), "k2": falling("C", "5"),
-              "k3": falling("D", "6")})
+    g = game({"a1": suit("H", "4"), "k1": run("H", "K", "7"), "a2": suit("D", "4"), "k2": run("C", "K", "5"),
+              "k3": run("D", "K", "6")})
     assert refusal(g, "a1 k1") == "4♥ cannot go on 7♥: the kings builds down in suit (piles.kings.build, clause rank-down)"
     assert refusal(g, "a2 k2") == "4♦ cannot go on 5♣: the kings builds down in suit (piles.kings.build, clause same-suit)"
     assert "(piles.kings.build, clause rank-down)" in refusal(g, "a2 k3")
     # A reversed card goes onto the other foundation, never into an empty one nor a Flank.
-    g = game({"a1": "AH", "k1": falling("H", "2")})
+    g = game({"a1": "AH", "k1": run("H", "K", "2")})
     assert refusal(g, "a1 a2") == ("A♥ cannot go to the empty a2: the aces has one ace foundation per suit "
                                    "(piles.aces.empty, clause one-per-suit)")
     assert refusal(g, "a1 k2") == ("A♥ cannot go to the empty k2: the kings takes only the last rank "
@@ -202,25 +147,11 @@ def test_reversal_only_between_foundations_of_one_suit_built_to_cards_in_sequenc
 
 
 def test_the_game_is_won_when_every_card_is_on_the_foundations():
-    layout = {f"a{i + 1}": up(SUITS[i], "K") for i in range(4)}
-    layout.update({f"k{i + 1}": falling(SUITS[i], "A") for i in range(4)})
-    layout["a4"] = up("S", "Q")
-    layout["l1"] = "KS"
-    g = game(layout)
-    assert g.status().outcome == "playing"
-    play(g, "l1 a4")
-    assert g.status().outcome == "won" and g.score() == 104
+    layout = {**whole_suits(4, "a"), **whole_suits(4, "k", falling=True), "a4": suit("S", "Q"), "l1": "KS"}
+    last_move_wins(game, layout, "l1 a4", score=104)
 
 
 def test_winning_script_wins_in_a_real_process():
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", NO_COLOR="1")
     moves = ROOT / "examples" / "tournament-win.moves"
     assert "a3 k3" in moves.read_text(encoding="utf-8"), "the script reverses a foundation"
-    with moves.open("rb") as stdin:
-        proc = subprocess.run([sys.executable, "-m", "kallisti", "play", "tournament",
-                               "--deal", "examples/tournament-win.deal"],
-                              stdin=stdin, capture_output=True, cwd=ROOT, env=env, timeout=600)
-    out = proc.stdout.decode("utf-8")
-    assert proc.returncode == 0, proc.stderr.decode("utf-8")
-    assert "*** WON: Tournament in 110 moves ***" in out
-    assert "refused:" not in out
+    win_script_wins(NAME, "*** WON: Tournament in 110 moves ***", absent="refused:")

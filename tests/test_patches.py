@@ -8,11 +8,12 @@ import pytest
 
 from kallisti.errors import KallistiError
 from kallisti.interpreter.game import Game
-from kallisti.interpreter.notation import MoveRefused, parse_move
 from kallisti.model.loader import normalise, resolve
 from kallisti.model.located import plain
 from kallisti.model.patch import apply_patch
 from kallisti.model.ruleset import load_ruleset
+
+from scenario import allowed, cards, play, refusal
 
 
 def write(folder, name: str, text: str):
@@ -29,20 +30,6 @@ def refused(folder, text: str, name: str = "child.yaml"):
     with pytest.raises(KallistiError) as exc:
         load(folder, text, name)
     return exc.value.findings
-
-
-def refusal(g: Game, text: str) -> str:
-    with pytest.raises(MoveRefused) as exc:
-        parse_move(g, text)
-    return str(exc.value)
-
-
-def allowed(g: Game, text: str) -> bool:
-    try:
-        parse_move(g, text)
-    except MoveRefused:
-        return False
-    return True
 
 
 def clause_ids(rule) -> list[str]:
@@ -129,9 +116,8 @@ def test_add_a_new_pile_group(tmp_path):
               empty: any
     """)
     g = Game(r).arrange({"t1": "9S 5H"})
-    m = parse_move(g, "t1 c")
-    g.play(m)
-    assert [g.deck.ascii_name(c) for c in g.state.piles[r.pile_of_tag["c"]]] == ["5H"]
+    play(g, "t1 c")
+    assert cards(g, "c") == ["5H"]
 
 
 def test_add_of_an_existing_key_is_refused(tmp_path):
@@ -225,8 +211,8 @@ def test_remove_same_suit_leaves_down_regardless_of_suit(tmp_path):
     assert allowed(g, "t2 t1") and allowed(g, "t3 t1")
     assert "clause rank-down" in refusal(g, "t4 t1")
     assert "clause rank-down" in refusal(g, "t5 t1")
-    g.play(parse_move(g, "t3 t1"))
-    assert [g.deck.ascii_name(c) for c in g.state.piles[r.pile_of_tag["t1"]]] == ["10S", "9C"]
+    play(g, "t3 t1")
+    assert cards(g, "t1") == ["10S", "9C"]
     assert "clause one-card" in refusal(g, "t1 t5 2")  # the other rules are untouched
 
 

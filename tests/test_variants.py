@@ -2,64 +2,20 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import pytest
 
 from kallisti.interpreter.game import Game
-from kallisti.interpreter.notation import MoveRefused, parse_move
-from kallisti.interpreter.state import shuffled_order
-from kallisti.model.ruleset import load_ruleset
+from kallisti.interpreter.notation import parse_move
+
+from scenario import allowed, cards as pile, deal, down, new_game as game, play, refusal, ruleset as rules, whole_suits
 
 VARIANTS = ["busy-aces", "limited", "lucas", "maria", "number-ten", "rank-and-file", "indian", "emperor", "midshipman"]
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-
-
-@lru_cache(maxsize=None)
-def rules(name: str):
-    return load_ruleset(name)
-
-
-def game(name: str, layout=None, down=None, seed=1) -> Game:
-    g = Game(rules(name), seed=seed)
-    if layout is not None:
-        g.arrange(layout, down)
-    return g
-
-
-def pile(g: Game, tag: str) -> list[str]:
-    return [g.deck.ascii_name(c) for c in g.state.piles[g.rules.pile_of_tag[tag]]]
-
-
-def down(g: Game, tag: str) -> int:
-    return g.state.down[g.rules.pile_of_tag[tag]]
-
-
-def play(g: Game, text: str) -> int:
-    m = parse_move(g, text)
-    g.play(m)
-    return m
-
-
-def refusal(g: Game, text: str) -> str:
-    with pytest.raises(MoveRefused) as exc:
-        parse_move(g, text)
-    return str(exc.value)
-
-
-def allowed(g: Game, text: str) -> bool:
-    try:
-        parse_move(g, text)
-    except MoveRefused:
-        return False
-    return True
 
 
 def check_deal(name: str, piles: int, rows: list[str], stock: int, seed: int = 99) -> Game:
     """The tableau is dealt row by row from the pack's order, with the given face-down rows; the rest is the stock."""
     r = rules(name)
-    order = shuffled_order(r.deck.size, seed)
-    g = Game(r, order=order)
+    g, order = deal(name, seed)
     tableau = list(r.groups["tableau"].piles)
     assert len(tableau) == piles
     n_down = rows.count("down")
@@ -131,9 +87,7 @@ def test_inherits_a_space_takes_any_card(name):
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_inherits_win_and_aces_on_request(name):
-    suits = "CDHS"
-    layout = {f"f{i + 1}": " ".join(r + suits[i % 4] for r in RANKS) for i in range(8)}
-    assert game(name, layout).status().outcome == "won"
+    assert game(name, whole_suits()).status().outcome == "won"
     g = game(name, {"t1": "9S AS", "w": "AH", "s": "KD"}, down={"s": 1})
     play(g, "d")  # a normal move leaves the aces where they are; the dealt K♦ now covers A♥
     assert g.state.sizes["foundation"] == 0

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import re
 from typing import Any
 
 import yaml
@@ -133,7 +136,7 @@ def _scalar(node: yaml.ScalarNode, loader: _Loader) -> Any:
     return loader.construct_object(node)
 
 
-def _build(node: yaml.Node, loader: _Loader, source: str, depth: int) -> Any:
+def _build(node: yaml.Node, loader: _Loader, source: str, depth: int, notes: "_Notes | None" = None) -> Any:
     if depth > MAX_DEPTH:
         raise KallistiError(Finding("yaml-depth", f"nesting deeper than {MAX_DEPTH} levels", _mark(node.start_mark, source)))
     if isinstance(node, yaml.MappingNode):
@@ -146,16 +149,99 @@ def _build(node: yaml.Node, loader: _Loader, source: str, depth: int) -> Any:
             key = str(key)
             if key in out:
                 raise KallistiError(Finding("yaml-duplicate-key", f"key '{key}' is given twice", kpos))
-            out[key] = _build(value_node, loader, source, depth + 1)
+            if notes is not None:
+                notes.anchor(key_node, out, key)
+                notes.scalar(key_node)
+            out[key] = _build(value_node, loader, source, depth + 1, notes)
             out.key_pos[key] = kpos
             out.value_pos[key] = _value_pos(value_node, source)
         return out
     if isinstance(node, yaml.SequenceNode):
-        items = [_build(n, loader, source, depth + 1) for n in node.value]
-        out = LList(items, pos=_mark(node.start_mark, source))
+        out = LList(pos=_mark(node.start_mark, source))
+        for i, item in enumerate(node.value):
+            if notes is not None:
+                notes.anchor(item, out, i)
+            out.append(_build(item, loader, source, depth + 1, notes))
         out.item_pos = [_value_pos(n, source) for n in node.value]
         return out
+    if notes is not None:
+        notes.scalar(node)
     return _scalar(node, loader)
+
+
+# ---- comments --------------------------------------------------------------------------------------
+# YAML's parser drops comments, so they are recovered from the text: every key and list item is an
+# anchor on the line where it starts, every scalar covers a stretch of text (where a `#` is not a
+# comment). The comment lines before a line, and a comment at its end, go to the first key or item
+# that line holds (`LDict.comments[key]`, `LList.comments[index]`), as the .rules reader keeps them:
+# the text after `#` less one space. Comments after the last line are kept under the key "".
+_BREAK = re.compile(r"\r\n|[\n\r\x85\u2028\u2029]")  # the line breaks YAML counts
+
+
+class _Notes:
+    def __init__(self, text: str):
+        self.text = text
+        self.anchors: dict[int, tuple[Any, Any]] = {}
+        self.spans: list[tuple[int, int]] = []
+
+    def anchor(self, node: yaml.Node, container, key) -> None:
+        self.anchors.setdefault(node.start_mark.line, (container, key))
+
+    def scalar(self, node: yaml.ScalarNode) -> None:
+        start, end = node.start_mark.index, node.end_mark.index
+        if node.style in ("|", ">"):  # the header line (`>`, `|-`…) may end in a comment; the text starts below it
+            found = _BREAK.search(self.text, start)
+            start = found.end() if found else end
+        if end > start:
+            self.spans.append((start, end))
+
+    def attach(self, root: Any) -> None:
+        text = self.text
+        if "#" not in text:
+            return
+        self.spans.sort()
+        starts = [s for s, _ in self.spans]
+
+        def in_scalar(i: int) -> bool:
+            k = bisect.bisect_right(starts, i) - 1
+            return k >= 0 and i < self.spans[k][1]
+
+        pending: list[str] = []
+        line_start, no = 0, 0
+        for brk in itertools.chain(_BREAK.finditer(text), [None]):
+            line_end = brk.start() if brk else len(text)
+            body = text[line_start:line_end]
+            hash_at = -1
+            i = body.find("#")
+            while i >= 0:
+                if (i == 0 or body[i - 1] in " \t") and not in_scalar(line_start + i):
+                    hash_at = i
+                    break
+                i = body.find("#", i + 1)
+            if hash_at >= 0:
+                note = _note(body[hash_at + 1:])
+                if not body[:hash_at].strip():
+                    pending.append(note)  # a comment line
+                elif no in self.anchors:
+                    container, key = self.anchors[no]
+                    container.comments.setdefault(key, []).extend(pending + [note])
+                    pending = []
+                else:
+                    pending.append(note)  # the end of a line that starts no key: kept for the next one
+            elif no in self.anchors and pending:
+                container, key = self.anchors[no]
+                container.comments.setdefault(key, []).extend(pending)
+                pending = []
+            if brk is None:
+                break
+            line_start, no = brk.end(), no + 1
+        if pending and isinstance(root, LDict):
+            root.comments.setdefault("", []).extend(pending)
+
+
+def _note(after_hash: str) -> str:
+    """A comment's text: what follows `#`, less one space and trailing blanks."""
+    return (after_hash[1:] if after_hash.startswith(" ") else after_hash).rstrip()
 
 
 def _value_pos(node: yaml.Node, source: str) -> Pos:
@@ -167,7 +253,8 @@ def _value_pos(node: yaml.Node, source: str) -> Pos:
 
 
 def load_yaml(text: str, source: str) -> Any:
-    """Parse YAML text into LDict/LList data with positions; refuse aliases and oversized input."""
+    """Parse YAML text into LDict/LList data with positions (and the comments of each key and item,
+    in `comments`); refuse aliases and oversized input."""
     if len(text) > MAX_FILE_BYTES:
         raise KallistiError(Finding("file-too-large", f"file is larger than {MAX_FILE_BYTES} bytes", Pos(source)))
     loader = _Loader(text)
@@ -179,9 +266,11 @@ def load_yaml(text: str, source: str) -> Any:
                             _mark(event.start_mark, source))
                 )
         node = loader.get_single_node()
-        if node is None:
-            return LDict(pos=Pos(source, 1, 1))
-        return _build(node, loader, source, 0)
+        notes = _Notes(text) if "#" in text else None
+        data = LDict(pos=Pos(source, 1, 1)) if node is None else _build(node, loader, source, 0, notes)
+        if notes is not None:
+            notes.attach(data)
+        return data
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         pos = _mark(mark, source) if mark else Pos(source)

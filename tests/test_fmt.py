@@ -201,3 +201,11 @@ def test_a_formatted_file_with_comments_keeps_them_through_yaml(tmp_path):
     assert convert.invoke(app, ["convert", str(path), "--to", "yaml", "-o", str(tmp_path / "m.yaml")]).exit_code == 0
     assert convert.invoke(app, ["convert", str(tmp_path / "m.yaml"), "--to", "rules", "-o", str(tmp_path / "m.rules")]).exit_code == 0
     assert (tmp_path / "m.rules").read_text(encoding="utf-8") == text
+
+
+def test_every_shipped_ruleset_in_either_syntax_is_formatted():
+    from kallisti.model.loader import shipped_games
+
+    paths = [str(p) for p in shipped_games().values()]
+    result = run("--check", *paths)
+    assert result.exit_code == 0, result.output

@@ -85,7 +85,27 @@ class Game:
         return self
 
     # -- indexes for fast move generation ------------------------------------------------
+    # Tables that depend only on the ruleset: computed by the first game, shared by every later one.
+    SHARED_TABLES = ("group_list", "gindex", "onto", "empty_ok", "take_max", "take_counts", "source_info", "accepted_on",
+                     "space_kinds", "build_residual", "space_residual", "has_checked", "open_group", "general_targets",
+                     "flip", "simple_sources", "run_sources", "kind", "gname", "stock_piles", "top_up_of", "any_hand",
+                     "refill_of", "accepts_on_top", "space_kinds_of", "open_of")
+
     def _build_indexes(self) -> None:
+        shared = self.rules.engine_tables
+        if shared is None:
+            self._build_shared_tables()
+            shared = self.rules.engine_tables = {name: getattr(self, name) for name in self.SHARED_TABLES}
+        else:
+            self.__dict__.update(shared)
+        # dests[kind]: the piles that would take a card of that kind right now, kept up to date as tops change;
+        # checked[kind]: the piles whose tables let it through but whose remaining clauses must still agree.
+        self.dests: list[list[int]] = [[] for _ in range(self.deck.kinds)]
+        self.checked: list[list[int]] = [[] for _ in range(self.deck.kinds)]
+        self.empties: list[list[int]] = [[] for _ in self.group_list]
+        self._index_piles()
+
+    def _build_shared_tables(self) -> None:
         rules = self.rules
         groups = list(rules.groups.values())
         self.group_list = groups
@@ -131,12 +151,16 @@ class Game:
         self.kind = self.deck.kind
         self.gname = self.rules.group_of
         self.stock_piles = [g.piles[0] for g in groups if g.turn is not None or g.redeal is not None]
-        # dests[kind]: the piles that would take a card of that kind right now, kept up to date as tops change;
-        # checked[kind]: the piles whose tables let it through but whose remaining clauses must still agree.
-        self.dests: list[list[int]] = [[] for _ in range(kinds)]
-        self.checked: list[list[int]] = [[] for _ in range(kinds)]
-        self.empties: list[list[int]] = [[] for _ in groups]
-        self._index_piles()
+        self.top_up_of = [groups[gi].top_face_up for gi in self.gindex]
+        self.any_hand = any(self.top_up_of)
+        self.refill_of = [None] * self.P
+        for g in groups:
+            if g.refill is not None:
+                for p in g.piles:
+                    self.refill_of[p] = (rules.groups[g.refill["from"]].piles[0], g.refill["count"])
+        self.accepts_on_top = [self.accepted_on[gi] or {} for gi in self.gindex]
+        self.space_kinds_of = [() if self.open_group[gi] else self.space_kinds[gi] for gi in self.gindex]
+        self.open_of = [self.open_group[gi] for gi in self.gindex]
 
     def _reindex(self) -> None:
         """File every pile afresh (after a redeal or a position set by hand)."""
@@ -146,17 +170,8 @@ class Game:
         self._index_piles()
 
     def _index_piles(self) -> None:
-        """Per-pile views of the group tables, then every pile filed in the destination index."""
+        """This game's index lists per pile, then every pile filed in the destination index."""
         self.piles, self.down = self.state.piles, self.state.down
-        self.top_up_of = [self.group_list[gi].top_face_up for gi in self.gindex]
-        self.refill_of = [None] * self.P
-        for gi, g in enumerate(self.group_list):
-            if g.refill is not None:
-                for p in g.piles:
-                    self.refill_of[p] = (self.rules.groups[g.refill["from"]].piles[0], g.refill["count"])
-        self.accepts_on_top = [self.accepted_on[gi] or {} for gi in self.gindex]
-        self.space_kinds_of = [() if self.open_group[gi] else self.space_kinds[gi] for gi in self.gindex]
-        self.open_of = [self.open_group[gi] for gi in self.gindex]
         self.build_lists = [self.checked if self.build_residual[gi] else self.dests for gi in self.gindex]
         self.space_lists = [self.checked if self.space_residual[gi] else self.dests for gi in self.gindex]
         self.open_spaces: list[int] = []
@@ -178,7 +193,7 @@ class Game:
         This runs twice per move, so it reads only per-pile tables prepared in `_build_indexes`.
         """
         pile = self.piles[p]
-        if self.top_up_of[p]:
+        if self.any_hand and self.top_up_of[p]:
             self.down[p] = len(pile) - 1 if pile else 0  # a hand: only its top card lies face up
         if not pile:
             key = -1

@@ -307,6 +307,7 @@ class Ruleset:
         self.gindex = tuple(list(self.groups).index(self.group_of[p]) for p in range(self.pile_count))
         self._move_tables = None
         self.card_move_cache: dict[int, tuple] = {}  # the engine's decoded card moves, shared by its games
+        self.engine_tables: dict | None = None  # the engine's move-generation tables, built by the first game
 
     def move_tables(self):
         """Per group, computed once: which top kinds each card may go on, which cards a space takes,

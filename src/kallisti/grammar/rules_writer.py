@@ -736,7 +736,13 @@ def _description_block(v: str) -> list[str] | None:
     """The lines of a description block (folded text ending in a newline), or None when it cannot be one."""
     if not v.endswith("\n") or v.endswith("\n\n") or not v.strip():
         return None
-    segments = v[:-1].split("\n")
+    return fold_paragraphs(v[:-1], WIDTH - len(STEP))
+
+
+def fold_paragraphs(core: str, width: int) -> list[str] | None:
+    """Lines that fold back into `core` (paragraphs split by newlines, blank lines between), or None
+    when folding would change the text (edge spaces, double spaces, unprintable characters)."""
+    segments = core.split("\n")
     if not segments[0] or not segments[-1]:
         return None
     lines: list[str] = []
@@ -747,7 +753,7 @@ def _description_block(v: str) -> list[str] | None:
             continue
         if seg != seg.strip() or "  " in seg or not seg.isprintable():
             return None
-        lines += textwrap.wrap(seg, WIDTH - len(STEP), break_long_words=False, break_on_hyphens=False)
+        lines += textwrap.wrap(seg, width, break_long_words=False, break_on_hyphens=False)
     return lines
 
 

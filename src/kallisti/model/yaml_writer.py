@@ -27,11 +27,10 @@ from __future__ import annotations
 
 import functools
 import math
-import textwrap
 
 import yaml
 
-from kallisti.grammar.rules_writer import Unwritable
+from kallisti.grammar.rules_writer import Unwritable, fold_paragraphs
 
 WIDTH = 96
 STEP = 2
@@ -83,19 +82,7 @@ def _folded(text: str, width: int) -> list[str] | None:
     core = text[:-1] if text.endswith("\n") else text
     if not core or core.endswith("\n"):
         return None
-    segments = core.split("\n")
-    if not segments[0] or not segments[-1]:
-        return None
-    lines: list[str] = []
-    for i, seg in enumerate(segments):
-        if i:
-            lines.append("")
-        if not seg:
-            continue
-        if seg != seg.strip() or "  " in seg or not seg.isprintable():
-            return None
-        lines += textwrap.wrap(seg, max(width, 20), break_long_words=False, break_on_hyphens=False)
-    return lines
+    return fold_paragraphs(core, max(width, 20))
 
 
 # ---- comments -----------------------------------------------------------------------------------------

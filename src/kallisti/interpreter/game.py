@@ -318,12 +318,9 @@ class Game:
         return self._allows(seq, ctx)
 
     def _take_ok(self, src, n) -> bool:
-        group = self.group_list[self.gindex[src]]
-        ctx = self.ctx
-        pile = self.state.piles[src]
-        ctx.cards = pile[-n:]
-        ctx.card, ctx.count, ctx.pile, ctx.top, ctx.source = pile[-n], n, src, -1, src
-        return self._allows(group.take, ctx)
+        ctx = self._move_ctx(src, n)
+        ctx.pile, ctx.top = src, -1  # a take rule's `pile` is the pile the cards leave
+        return self._allows(self.group_list[self.gindex[src]].take, ctx)
 
     def _checked_targets(self, out, piles, src, n, head) -> None:
         """Moves onto piles whose tables passed the card: their remaining clauses decide."""
@@ -342,7 +339,7 @@ class Game:
                 ctx.top = st.no_card
                 rule = group.empty
             try:
-                if rule._passes(rule.residual, ctx):
+                if rule.residual_allows(ctx):
                     out.append(head + d)
             except RuleRuntimeError:
                 pass
@@ -350,7 +347,6 @@ class Game:
     def _general_builds(self, out, tg, src, n, head) -> None:
         group = self.group_list[tg]
         st = self.state
-        pile = st.piles[src]
         ctx = self._move_ctx(src, n)
         for d in group.piles:
             dp = st.piles[d]
@@ -584,10 +580,10 @@ class Game:
             moved = dp[-n:]
             del dp[-n:]
             st.piles[src].extend(moved)
-            gs, gd = self.gindex[src], self.gindex[dst]
+            gs, gd = self.gname[src], self.gname[dst]
             if gs != gd:
-                st.sizes[self.group_list[gs].name] += n
-                st.sizes[self.group_list[gd].name] -= n
+                st.sizes[gs] += n
+                st.sizes[gd] -= n
             self._refresh(src)
             self._refresh(dst)
         elif m < P:

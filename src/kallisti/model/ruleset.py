@@ -13,8 +13,6 @@ from kallisti.model.loader import Source, resolve
 
 RULE_SCOPES = {"build": C.BUILD_SCOPE, "empty": C.EMPTY_SCOPE, "take": C.TAKE_SCOPE, "sequence": C.SEQUENCE_SCOPE,
                "dealing": C.PILE_STATE_SCOPE}
-RULE_NOUNS = {"build": "build rule", "empty": "rule for a space", "take": "rule for what may leave", "sequence": "rule for runs",
-              "dealing": "rule for dealing"}
 MAX_PILES = 400
 MAX_CLAUSES = 500
 
@@ -122,6 +120,10 @@ class Rule:
             return False
         return not self.residual or self._passes(self.residual, ctx)
 
+    def residual_allows(self, ctx) -> bool:
+        """The clauses beyond the table, for a move the table has already let through."""
+        return self._passes(self.residual, ctx)
+
 
 @dataclass(frozen=True)
 class Pattern:
@@ -185,7 +187,7 @@ class Divert:
 
 
 class Ruleset:
-    """A checked, compiled, immutable ruleset. Build one with `load_ruleset` or `Ruleset.from_data`."""
+    """A checked, compiled, immutable ruleset. Build one with `load_ruleset`, or from resolved data."""
 
     def __init__(self, data: LDict, sources: list[Source] | None = None):
         self.data = data
@@ -361,9 +363,6 @@ class Ruleset:
         """The resolved ruleset as plain data (what saves store and `convert` writes)."""
         return plain(self.data)
 
-    @classmethod
-    def from_data(cls, data: LDict, sources=None) -> "Ruleset":
-        return cls(data, sources)
 
 
 def load_ruleset(ref: str | Path, text: str | None = None) -> Ruleset:

@@ -29,6 +29,9 @@ commands:
   hint          suggest a move (the exact command to type)
   moves         list every legal move
   table         show the table again
+  rule CHANGE   change a rule from the next move, e.g. `rule set tableau.count 12` or
+                `rule forbid foundation.build "no kings": card.rank == K` (undo takes it back)
+  new [N]       deal again (deal N), under any rule change waiting for the next deal
   save FILE     save the game;  load FILE  replace it with a saved one
   help          this text
   q             quit
@@ -42,6 +45,12 @@ def play(
     seed: int | None = typer.Option(None, "--seed", min=0, help="The deal number: the same number gives the same deal everywhere. Default: a fresh one."),
     deal: Path | None = typer.Option(None, "--deal", help="A text file listing the whole pack in dealing order (card names like 10H or 10♥, # comments)."),
     no_color: bool = typer.Option(False, "--no-color", help="Plain text even on a terminal."),
+    players: str | None = typer.Option(None, "--players", help="The seats of a game for several players, in turn order: "
+                                       "names of people or `bot` (`bot:STRATEGY`), e.g. `ann,bob` or `ann,bot:random`. "
+                                       "Default for a match: `you,bot`."),
+    watch: bool = typer.Option(False, "--watch", help="Reload the ruleset file whenever it is saved: valid edits take "
+                               "effect (rules from the next move, the layout from the next deal); invalid ones are "
+                               "reported and play goes on under the old rules."),
 ) -> None:
     """Play a game in text mode: one command a line, from the keyboard or a piped script.
 
@@ -62,6 +71,16 @@ def play(
         raise typer.BadParameter("give --seed or --deal, not both", param_hint="--seed / --deal")
     try:
         rules = load_ruleset(game)
+        if rules.match is not None:
+            if deal is not None:
+                raise typer.BadParameter("a match deals every turn from its seed; --deal is for games played alone",
+                                         param_hint="--deal")
+            if watch:
+                raise typer.BadParameter("in a match the rules change by Player X's `rule` command; --watch is for games "
+                                         "played alone", param_hint="--watch")
+            raise typer.Exit(_play_match(rules, players or "you,bot", seed, no_color))
+        if players is not None and len([p for p in players.split(",") if p.strip()]) != 1:
+            raise typer.BadParameter(f"{rules.name} is played alone: give one name or none", param_hint="--players")
         if deal is not None:
             g = Game(rules, seed=None, order=read_deal_file(rules.deck, deal))
             source = str(deal)
@@ -74,13 +93,76 @@ def play(
     for finding in rules.findings:
         typer.echo(str(finding), err=True)
     interactive = sys.stdin.isatty()
+    watcher = None
+    if watch:
+        if Path(game).is_file():
+            watcher = RulesWatcher(Path(game), rules)
+        else:
+            raise typer.BadParameter("--watch needs a ruleset file, not a shipped game's name (copy it with `kallisti "
+                                     "convert` first)", param_hint="--watch")
     try:
         code = run_session(g, _stdin_lines(interactive), typer.echo, color=use_color(sys.stdout, no_color),
-                           deal_source=source, err=lambda text: typer.echo(text, err=True), tip=interactive)
+                           deal_source=source, err=lambda text: typer.echo(text, err=True), tip=interactive, watcher=watcher)
     except KeyboardInterrupt:
         typer.echo("\n*** QUIT ***")
         code = QUIT
     raise typer.Exit(code)
+
+
+def _play_match(rules, players: str, seed: int | None, no_color: bool) -> int:
+    from kallisti.cli.match_play import run_match_session
+    from kallisti.interpreter.match import Match, seats_from_text
+    from kallisti.solver.strategies import STRATEGIES
+
+    try:
+        seats = seats_from_text(players)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--players")
+    for s in seats:
+        if s.is_bot and s.strategy not in STRATEGIES:
+            raise typer.BadParameter(f"no bot strategy '{s.strategy}'; choose from {', '.join(STRATEGIES)}", param_hint="--players")
+    try:
+        match = Match(rules, seats, secrets.randbelow(MAX_SEED) + 1 if seed is None else seed)
+    except KallistiError as exc:
+        _report(exc.findings)
+        return BAD_INPUT
+    interactive = sys.stdin.isatty()
+    try:
+        return run_match_session(match, _stdin_lines(interactive), typer.echo, err=lambda text: typer.echo(text, err=True),
+                                 color=use_color(sys.stdout, no_color), tip=interactive)
+    except KeyboardInterrupt:
+        typer.echo("\n*** QUIT ***")
+        return QUIT
+
+
+class RulesWatcher:
+    """Watches a ruleset file for `play --watch`: reads it again whenever its text changes.
+
+    It is polled between commands, so an edit takes effect at a well-defined point of play.
+    """
+
+    def __init__(self, path: Path, rules):
+        self.path = path
+        self.text = self._read()
+
+    def _read(self) -> str | None:
+        try:
+            return self.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def poll(self):
+        """None when the file is unchanged; else the new Ruleset, or the KallistiError that refuses it."""
+        from kallisti.model.ruleset import load_ruleset
+
+        text = self._read()
+        if text is None or text == self.text:
+            return None
+        self.text = text
+        try:
+            return load_ruleset(self.path, text)
+        except KallistiError as exc:
+            return exc
 
 
 def _stdin_lines(interactive: bool) -> Iterable[str]:
@@ -163,13 +245,14 @@ def title(game, deal_source: str | None = None) -> str:
 
 
 def run_session(game, lines: Iterable[str], out: Out, *, color: bool = False, deal_source: str | None = None,
-                err: Out | None = None, tip: bool = False) -> int:
+                err: Out | None = None, tip: bool = False, watcher=None) -> int:
     """Play `game` with one command per line of `lines`, writing to `out`; returns the exit code.
 
     0 won, 3 lost, 4 quit (or the lines ran out while still playing), 1 a save that cannot be loaded.
     """
     err = err or out
     session = _Session(game, out, err, color)
+    session.watcher = watcher
     out(title(game, deal_source))
     if tip:
         out("type `help` for the commands, `q` to quit")
@@ -181,6 +264,7 @@ def run_session(game, lines: Iterable[str], out: Out, *, color: bool = False, de
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
+        session.check_watch()
         result = session.command(line)
         if result is not None:
             return result
@@ -200,6 +284,90 @@ class _Session:
 
     def __init__(self, game, out: Out, err: Out, color: bool):
         self.game, self.out, self.err, self.color = game, out, err, color
+        self.watcher = None
+        self.next_rules = None  # rules adopted for the next deal (they change the deck or the piles)
+
+    # -- rule changes during play ------------------------------------------------------------
+    def rule(self, text: str) -> None:
+        """`rule CHANGE`: check the change completely, then play on under it (undo steps back over it)."""
+        from kallisti.interpreter.game import LayoutChanged
+        from kallisti.interpreter.save import adopt_change
+
+        if not text:
+            self.out("rule needs a change, e.g. `rule forbid foundation.build \"no kings\": card.rank == K`")
+            return
+        before = self.game.rules
+        try:
+            adopted = adopt_change(self.game, text)
+        except KallistiError as exc:
+            self.out("change refused; the rules stay as they were:")
+            for finding in exc.findings:
+                self.out(f"  {finding}")
+            return
+        except LayoutChanged:
+            from kallisti.interpreter import amend
+
+            adopted = amend.amend(before.data, text, baseline=before)
+            self._next_deal(adopted.rules, before)
+            return
+        self.out(f"rule changed, from the next move: {text}")
+        self._show_diff(before, adopted.rules)
+
+    def _next_deal(self, rules, before) -> None:
+        self.next_rules = rules
+        self.out("this changes the deck or the piles: it takes effect from the next deal (`new` deals again)")
+        self._show_diff(before, rules)
+
+    def _show_diff(self, before, after) -> None:
+        from kallisti.model.diff import ruleset_diff
+
+        for line in ruleset_diff(before.data, after.data):
+            self.out("   " + line)
+
+    def check_watch(self) -> None:
+        """Between commands: adopt the watched file's new rules, or report why they are refused."""
+        from kallisti.interpreter import amend
+        from kallisti.interpreter.game import LayoutChanged
+        from kallisti.interpreter.save import adopt_rules
+
+        if self.watcher is None:
+            return
+        new = self.watcher.poll()
+        if new is None:
+            return
+        if isinstance(new, KallistiError):
+            self.out(f"{self.watcher.path} changed but cannot be used; play goes on under the old rules:")
+            for finding in new.findings:
+                self.out(f"  {finding}")
+            return
+        before = self.game.rules
+        findings = amend.trial_findings(new, before, Pos(str(self.watcher.path), 1, 1))
+        if findings:
+            self.out(f"{self.watcher.path} changed but cannot be used; play goes on under the old rules:")
+            for finding in findings:
+                self.out(f"  {finding}")
+            return
+        try:
+            adopt_rules(self.game, new, str(self.watcher.path))
+        except LayoutChanged:
+            self._next_deal(new, before)
+            return
+        self.out(f"{self.watcher.path} reloaded: the new rules apply from the next move")
+        self._show_diff(before, new)
+
+    def new_deal(self, arg: str) -> None:
+        """`new [SEED]`: a new deal, under the rules adopted for it if any."""
+        from kallisti.interpreter.game import Game
+
+        rules = self.next_rules or self.game.rules
+        if arg and not arg.isdigit():
+            self.out("new takes a deal number, e.g. `new 7`")
+            return
+        seed = int(arg) if arg else (self.game.seed or 0) + 1
+        self.game = Game(rules, seed=seed)
+        self.next_rules = None
+        self.out(title(self.game))
+        self.show_table()
 
     def show_table(self) -> None:
         for line in table_lines(self.game, self.color):
@@ -208,7 +376,7 @@ class _Session:
     def check_end(self) -> int | None:
         status = self.game.status()
         if status.outcome == "won":
-            self.out(f"*** WON: {self.game.rules.name} in {_moves(len(self.game.history))} ***")
+            self.out(f"*** WON: {self.game.rules.name} in {_moves(self.game.moves_made)} ***")
             return WON
         if status.outcome == "lost":
             self.out(f"*** LOST: {status.reason} ***")
@@ -250,6 +418,10 @@ class _Session:
                 self.out(f"  {command_for(game, m):<10} {narrate(game, m)}")
         elif verb in ("save", "load"):
             return self._file_command(verb, line)
+        elif verb == "rule":
+            self.rule(line.split(None, 1)[1].strip() if len(words) > 1 else "")
+        elif verb == "new" and len(words) <= 2:
+            self.new_deal(words[1] if len(words) == 2 else "")
         else:
             self._move(line)
         return None
@@ -296,6 +468,6 @@ class _Session:
             for finding in exc.findings:
                 self.err(str(finding))
             return BAD_INPUT
-        self.out(f"loaded {name}: {title(self.game)}, {_moves(len(self.game.history))} made")
+        self.out(f"loaded {name}: {title(self.game)}, {_moves(self.game.moves_made)} made")
         self.show_table()
         return None

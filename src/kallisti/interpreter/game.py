@@ -14,6 +14,18 @@ NOT_INDEXED = -2  # index key of a pile whose top is face down: it accepts no ca
 
 
 @dataclass(frozen=True)
+class RuleStep:
+    """A rule change in a game's history: the rules before and after, so undo and redo can step over it."""
+
+    before: object
+    after: object
+
+
+class LayoutChanged(Exception):
+    """New rules whose deck or piles differ from the position on the table: they wait for the next deal."""
+
+
+@dataclass(frozen=True)
 class Status:
     """Where a game stands: `playing`, `won` or `lost`, with the reason."""
 
@@ -31,6 +43,7 @@ class Game:
     def __init__(self, rules, seed: int | None = None, order: list[int] | None = None, deal_number: int = 0):
         """A new deal: from `order` (card ids in dealing order) if given, else shuffled from `seed` (default 1)."""
         self.rules = rules
+        self.initial_rules = rules  # the rules of the deal, before any change made during play (what a save stores)
         self.deck = rules.deck
         if order is None and seed is None:
             seed = 1
@@ -49,6 +62,7 @@ class Game:
         # Decoded card moves, shared by every game of the ruleset and filled as moves are first made.
         self._card_moves: dict[int, tuple] = rules.card_move_cache
         self.events: list[dict] = []  # the player's steps, for saves and replays
+        self.rule_errors: list[str] = []  # errors rules raised while judging moves (the moves were refused)
         self._build_indexes()
 
     def arrange(self, layout: dict[str, str], down: dict[str, int] | None = None) -> "Game":
@@ -341,8 +355,8 @@ class Game:
             try:
                 if rule.residual_allows(ctx):
                     out.append(head + d)
-            except RuleRuntimeError:
-                pass
+            except RuleRuntimeError as exc:
+                self._rule_failed(exc)
 
     def _general_builds(self, out, tg, src, n, head) -> None:
         group = self.group_list[tg]
@@ -370,12 +384,17 @@ class Game:
         ctx.card, ctx.count, ctx.source = pile[-n], n, src
         return ctx
 
-    @staticmethod
-    def _allows(rule, ctx) -> bool:
+    def _allows(self, rule, ctx) -> bool:
         try:
             return rule.allows(ctx)
-        except RuleRuntimeError:
+        except RuleRuntimeError as exc:
+            self._rule_failed(exc)
             return False
+
+    def _rule_failed(self, exc: RuleRuntimeError) -> None:
+        """A rule raised an error: the move it judged is refused, and the error is noted for rule-change trials."""
+        if len(self.rule_errors) < 10:
+            self.rule_errors.append(str(exc))
 
     def _may_deal(self, s: int) -> bool:
         """Whether pile s may deal now: it deals (`turn`) and its `dealing` rule allows it."""
@@ -402,7 +421,8 @@ class Game:
         ctx.pile = s
         try:
             return bool(spec.when(ctx))
-        except RuleRuntimeError:
+        except RuleRuntimeError as exc:
+            self._rule_failed(exc)
             return False
 
     def can_move_from(self, p: int) -> bool:
@@ -419,7 +439,8 @@ class Game:
         ctx.pile = p
         try:
             return max(0, min(int(g.reveal(ctx)), self.state.down[p]))
-        except RuleRuntimeError:
+        except RuleRuntimeError as exc:
+            self._rule_failed(exc)
             return 0
 
     # -- decoding ----------------------------------------------------------------------------
@@ -665,27 +686,78 @@ class Game:
                 try:
                     if not p.when(ctx):
                         continue
-                except RuleRuntimeError:
+                except RuleRuntimeError as exc:
+                    self._rule_failed(exc)
                     continue
             return True
         return False
 
     def undo(self) -> bool:
+        """Take back the last step: a move with its automatic moves, or a rule change."""
         if not self.history:
             return False
         records = self.history.pop()
         for rec in reversed(records):
-            self.undo_record(rec)
-        self.redo_stack.append([rec[0] for rec in records])
+            if isinstance(rec, RuleStep):
+                self._use_rules(rec.before)
+            else:
+                self.undo_record(rec)
+        self.redo_stack.append([rec if isinstance(rec, RuleStep) else rec[0] for rec in records])
         self.events.append({"type": "undo"})
         return True
 
     def redo(self) -> bool:
         if not self.redo_stack:
             return False
-        self.history.append([self.apply(m) for m in self.redo_stack.pop()])
+        step = []
+        for m in self.redo_stack.pop():
+            if isinstance(m, RuleStep):
+                self._use_rules(m.after)
+                step.append(m)
+            else:
+                step.append(self.apply(m))
+        self.history.append(step)
         self.events.append({"type": "redo"})
         return True
+
+    @property
+    def moves_made(self) -> int:
+        """The player's steps that moved cards (rule changes are steps too, for undo, but not moves)."""
+        return sum(1 for step in self.history if not (step and isinstance(step[0], RuleStep)))
+
+    # -- rule changes during play -----------------------------------------------------------
+    def change_rules(self, rules, event: dict) -> None:
+        """Play on under `rules` from the next move, as one undoable step recorded as `event`.
+
+        The cards on the table stay where they are, legal or not under the new rules (a change is
+        never retroactive). Rules whose deck or piles differ from the table's raise LayoutChanged:
+        they can only take effect with a new deal.
+        """
+        if not self.same_layout(rules):
+            raise LayoutChanged("the change alters the deck or the piles: it takes effect from the next deal")
+        step = RuleStep(self.rules, rules)
+        self._use_rules(rules)
+        self.history.append([step])
+        self.redo_stack.clear()
+        self.events.append(event)
+
+    def same_layout(self, rules) -> bool:
+        """Whether `rules` describe the same deck and the same piles as this game's table."""
+        from kallisti.model.located import plain
+
+        def deck(r):
+            return {k: v for k, v in plain(r.data["deck"]).items() if k != "shuffle"}
+
+        old = self.rules
+        return (old.group_of == rules.group_of and [g.tag for g in old.groups.values()] == [g.tag for g in rules.groups.values()]
+                and deck(old) == deck(rules))
+
+    def _use_rules(self, rules) -> None:
+        self.rules = rules
+        self.deck = rules.deck
+        self.dealer = Dealer(rules, self.state)
+        self._card_moves = rules.card_move_cache
+        self._build_indexes()
 
     # -- end and score ----------------------------------------------------------------------
     def status(self, moves: list[int] | None = None) -> Status:

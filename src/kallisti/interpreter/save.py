@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from kallisti.errors import Finding, KallistiError, Pos
+from kallisti.interpreter.game import LayoutChanged
 from kallisti.model.located import located
 
 FORMAT = "kallisti-save"
@@ -23,7 +24,7 @@ def ruleset_hash(resolved: dict) -> str:
 
 def game_to_data(game) -> dict:
     """A game as plain data: enough to rebuild it exactly on any machine."""
-    rules = game.rules
+    rules = game.initial_rules  # changes made during play are events of the log
     resolved = rules.plain()
     return {
         "format": FORMAT,
@@ -132,7 +133,118 @@ def replay(game, events: list, source: str = "<events>") -> None:
             elif kind == "redo":
                 if not game.redo():
                     raise MoveRefused("nothing to redo")
+            elif kind == "rule":
+                adopt_change(game, str(ev["text"]))
+            elif kind == "rules":
+                adopt_rules(game, compile_resolved(ev["resolved"], source), str(ev.get("file", "")))
             else:
                 raise MoveRefused(f"unknown event {ev!r}")
-        except (MoveRefused, KeyError) as exc:
+        except (MoveRefused, KeyError, LayoutChanged) as exc:
             raise KallistiError(Finding("save-event", f"event {i} cannot be replayed: {exc}", Pos(source))) from None
+        except KallistiError as exc:
+            raise KallistiError(Finding("save-event", f"event {i} cannot be replayed: {exc.findings[0].message}", Pos(source))) from None
+
+
+def adopt_change(game, text: str, source: str = "<change>"):
+    """Check a rule change typed during play (`rule ...`) and play on under it; KallistiError or LayoutChanged if not."""
+    from kallisti.interpreter import amend
+
+    adopted = amend.amend(game.rules.data, text, source=source, baseline=game.rules)
+    game.change_rules(adopted.rules, {"type": "rule", "text": text})
+    return adopted
+
+
+def adopt_rules(game, rules, file: str = "") -> None:
+    """Play on under a whole new ruleset (a file reloaded by `play --watch`)."""
+    from kallisti.model.located import plain
+
+    game.change_rules(rules, {"type": "rules", "file": file, "resolved": plain(rules.data)})
+
+
+def compile_resolved(raw, source: str):
+    """A ruleset from resolved data stored in a save (schema-checked first)."""
+    from kallisti.interpreter import amend
+
+    if not isinstance(raw, dict):
+        raise KallistiError(Finding("save-shape", "a stored ruleset must be a map", Pos(source)))
+    return amend.compile_data(located(raw, Pos(f"{source}:ruleset")), Pos(source))
+
+
+# -- matches ----------------------------------------------------------------------------------------
+MATCH_FORMAT = "kallisti-match"
+
+
+def match_to_data(match) -> dict:
+    """A match as plain data: the base ruleset, the seed, the seats and the whole log of actions.
+
+    The effective rulesets are not stored: replaying the log's changes from the base rebuilds them.
+    """
+    resolved = match.base.plain()
+    return {
+        "format": MATCH_FORMAT,
+        "version": VERSION,
+        "game": match.base.name,
+        "ruleset": {"resolved": resolved, "sha256": ruleset_hash(resolved),
+                    "sources": [{"name": Path(s.name).name, "sha256": s.sha256} for s in match.base.sources]},
+        "seed": match.seed,
+        "seats": [{"name": s.name, "strategy": s.strategy} for s in match.seats],
+        "events": list(match.events),
+    }
+
+
+def save_match(match, path: Path) -> None:
+    write_atomic(Path(path), json.dumps(match_to_data(match), indent=1, ensure_ascii=False) + "\n")
+
+
+def load_saved(path: Path):
+    """A saved game or match, whichever the file holds."""
+    from kallisti.textfiles import read_text
+
+    path = Path(path)
+    text = read_text(path, MAX_SAVE_BYTES, "the save", "save")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise KallistiError(Finding("save-syntax", f"not a kallisti save: {exc.msg}", Pos(str(path), exc.lineno, exc.colno))) from None
+    if isinstance(data, dict) and data.get("format") == MATCH_FORMAT:
+        return match_from_data(data, str(path))
+    return game_from_data(data, str(path))
+
+
+def match_from_data(data: dict, source: str = "<save>", bots: bool = False):
+    """Rebuild a saved match by replaying its log from the seed (bots' actions are in the log like anyone's)."""
+    from kallisti.interpreter.match import Match, MatchError, Seat
+    from kallisti.interpreter.notation import MoveRefused
+    from kallisti.model.loader import schema_findings
+    from kallisti.model.ruleset import Ruleset
+
+    where = Pos(source)
+    if data.get("version") != VERSION:
+        raise KallistiError(Finding("save-version", f"save version {data.get('version')!r}; this kallisti reads version {VERSION}", where))
+    try:
+        raw = data["ruleset"]["resolved"]
+        recorded = data["ruleset"]["sha256"]
+        seed = data["seed"]
+        seats = [Seat(str(s["name"]), None if s.get("strategy") is None else str(s["strategy"])) for s in data["seats"]]
+        events = data["events"]
+    except (KeyError, TypeError, AttributeError):
+        raise KallistiError(Finding("save-shape", "the save lacks its ruleset, seed, seats or events", where)) from None
+    if not isinstance(raw, dict) or not isinstance(events, list) or not isinstance(seed, int) or isinstance(seed, bool):
+        raise KallistiError(Finding("save-shape", "the save's ruleset must be a map, its seed a number and its events a list", where))
+    if recorded != ruleset_hash(raw):
+        raise KallistiError(Finding("save-tampered", "the saved ruleset does not match its recorded hash", where))
+    resolved = located(raw, Pos(f"{source}:ruleset"))
+    findings = schema_findings(resolved, "resolved", where)
+    if findings:
+        raise KallistiError(findings)
+    match = Match(Ruleset(resolved), seats, seed)
+    for i, ev in enumerate(events):
+        try:
+            if not isinstance(ev, dict):
+                raise MatchError(f"event {ev!r} is not a map")
+            match.apply_event(ev)
+        except (MatchError, MoveRefused, KeyError, ValueError) as exc:
+            raise KallistiError(Finding("save-event", f"event {i} cannot be replayed: {exc}", where)) from None
+        except KallistiError as exc:
+            raise KallistiError(Finding("save-event", f"event {i} cannot be replayed: {exc.findings[0].message}", where)) from None
+    return match

@@ -26,7 +26,9 @@ FRENCH_SUITS = [
 STANDARD_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 GROUP_DEFAULTS = {"count": 1, "deal": [], "build": "none", "empty": "none", "take": "top card", "sequence": "any",
                   "dealing": "any", "flip": True, "top_face_up": False, "redeals": 0}
-TOP_DEFAULTS = {"description": "", "auto": [], "compulsory": [], "lose": [], "score": "0"}
+TOP_DEFAULTS = {"description": "", "auto": [], "compulsory": [], "lose": [], "score": "0", "honour": {}}
+MATCH_DEFAULTS = {"pack": "per-seat", "start_score": 0, "equal_turns": True, "both_over": "higher-loses", "max_turns": 1000,
+                  "player_x": {"changes": 0, "revoke": False}}
 
 
 @dataclass
@@ -125,12 +127,21 @@ def normalise(data: LDict) -> LDict:
     if deck is None:
         deck = data["deck"] = located({}, pos)
     if isinstance(deck, dict):
-        for key, value in (("packs", 1), ("ranks", STANDARD_RANKS), ("suits", FRENCH_SUITS), ("values", {}), ("marks", {}), ("wild", [])):
+        for key, value in (("packs", 1), ("ranks", STANDARD_RANKS), ("suits", FRENCH_SUITS), ("values", {}), ("marks", {}), ("wild", []),
+                           ("shuffle", "always")):
             if key not in deck:
                 deck[key] = located(value, deck.pos or pos)
         if isinstance(deck.get("ranks"), list):
             deck["ranks"] = LList([str(r) for r in deck["ranks"]], pos=deck["ranks"].pos if isinstance(deck["ranks"], LList) else pos) \
                 if not all(isinstance(r, str) for r in deck["ranks"]) else deck["ranks"]
+    match = data.get("match")
+    if isinstance(match, dict):
+        for key, value in MATCH_DEFAULTS.items():
+            if key not in match:
+                match[key] = located(value, match.pos or pos)
+        if isinstance(match.get("player_x"), dict):
+            for key, value in MATCH_DEFAULTS["player_x"].items():
+                match["player_x"].setdefault(key, value)
     piles = data.get("piles")
     if isinstance(piles, dict):
         used_tags = {g.get("tag") for g in piles.values() if isinstance(g, dict)}

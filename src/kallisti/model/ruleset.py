@@ -139,6 +139,35 @@ class Pattern:
 
 
 @dataclass(frozen=True)
+class HonourRule:
+    """A rule kept on the player's honour: shown at a moment of play and acknowledged, never checked."""
+
+    id: str
+    at: str  # match-start, turn-start, before-deal, before-move or turn-end
+    says: str
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    """How several players take turns: each turn is one deal, its score added to the player's total."""
+
+    seats: int
+    pack: str  # per-seat or shared
+    start_score: int
+    loses_at: int
+    equal_turns: bool
+    both_over: str  # higher-loses, first-loses or draw
+    max_turns: int
+    changes: int  # rule changes Player X may impose after each turn
+    revoke: bool  # whether Player X may revoke a change instead
+
+    @classmethod
+    def from_data(cls, m) -> "MatchRules":
+        return cls(int(m["seats"]), str(m["pack"]), int(m["start_score"]), int(m["loses_at"]), bool(m["equal_turns"]),
+                   str(m["both_over"]), int(m["max_turns"]), int(m["player_x"]["changes"]), bool(m["player_x"]["revoke"]))
+
+
+@dataclass(frozen=True)
 class LossRule:
     id: str
     when: object
@@ -202,6 +231,7 @@ class Ruleset:
 
         try:
             self.deck = Deck(data["deck"])
+            self.shuffle = str(data["deck"]["shuffle"])
         except KallistiError as exc:
             raise KallistiError([Finding(f.code, f.message, at("deck"), suggestion=f.suggestion) for f in exc.findings]) from None
         self.groups: dict[str, Group] = {}
@@ -293,6 +323,8 @@ class Ruleset:
                 setattr(self, key, self.compiler.compile(data[key], at(key), C.STATE_SCOPE, want).fn)
             except KallistiError as exc:
                 findings.extend(exc.findings)
+        self.honour = tuple(HonourRule(hid, str(h["at"]), str(h["says"])) for hid, h in data["honour"].items())
+        self.match = MatchRules.from_data(data["match"]) if "match" in data else None
         self.stock_groups = tuple(name for name, g in self.groups.items() if g.turn is not None or g.redeal is not None)
         from kallisti.model.checks import semantic_findings  # checks read the half-built ruleset
 

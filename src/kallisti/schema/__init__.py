@@ -11,6 +11,8 @@ HERE = Path(__file__).parent
 ROLES = ["tableau", "foundation", "stock", "waste", "reserve", "cell", "line", "field", "hand", "discard"]
 ID_PATTERN = "^[a-z0-9][a-z0-9-]*$"
 NAME_PATTERN = "^[a-z][a-z0-9_]*$"
+SHUFFLES = ["always", "optional", "never"]
+MOMENTS = ["match-start", "turn-start", "before-deal", "before-move", "turn-end"]
 
 
 def _expr() -> dict:
@@ -56,6 +58,53 @@ def _pattern() -> dict:
         "required": ["id"],
         "additionalProperties": False,
     }
+
+
+def _honour() -> dict:
+    return {
+        "type": "object",
+        "properties": {
+            "at": {"enum": MOMENTS, "description": "the moment of play at which the rule is shown and acknowledged"},
+            "says": {"type": "string", "minLength": 1, "maxLength": 500, "description": "the rule, as the player reads it"},
+        },
+        "required": ["at", "says"],
+        "additionalProperties": False,
+    }
+
+
+def _match(resolved: bool) -> dict:
+    props = {
+        "seats": {"type": "integer", "minimum": 2, "maximum": 8, "description": "how many players take turns"},
+        "pack": {"enum": ["per-seat", "shared"], "description": "each player keeps hir own pack between turns, or one pack serves all"},
+        "start_score": {"type": "integer", "minimum": -100000, "maximum": 100000, "description": "every player's total at the start"},
+        "loses_at": {"type": "integer", "minimum": -100000, "maximum": 100000,
+                     "description": "a player whose total reaches this loses"},
+        "equal_turns": {"type": "boolean",
+                        "description": "when a total reaches `loses_at`, the round is finished so that every player has had as many "
+                                       "turns"},
+        "both_over": {"enum": ["higher-loses", "first-loses", "draw"],
+                      "description": "who loses when several totals reach `loses_at` by the end of the round"},
+        "max_turns": {"type": "integer", "minimum": 1, "maximum": 10000,
+                      "description": "turns after which an unfinished match ends: the highest total loses"},
+        "player_x": {
+            "type": "object",
+            "properties": {
+                "changes": {"type": "integer", "minimum": 0, "maximum": 5,
+                            "description": "rule changes the next player may impose on the one who just played"},
+                "revoke": {"type": "boolean", "description": "instead of a change, revoke one the other player imposed"},
+            },
+            "additionalProperties": False,
+            "description": "Player X: after each turn the next player may change the rules for the player who just played",
+        },
+    }
+    m = {"type": "object", "properties": props, "additionalProperties": False,
+         "description": "several players taking turns, each turn one deal of the ruleset; its score is added to the player's total"}
+    if resolved:
+        m["required"] = list(props)
+        m["properties"]["player_x"]["required"] = ["changes", "revoke"]
+    else:
+        m["required"] = ["seats", "loses_at"]
+    return m
 
 
 def _group(resolved: bool) -> dict:
@@ -140,6 +189,9 @@ def _ruleset(resolved: bool) -> dict:
                 "oneOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}, "minItems": 1}]}},
             "marks": {"type": "object", "additionalProperties": {"type": "array", "items": card}},
             "wild": {"type": "array", "items": card, "description": "cards that stand for others (reserved for later rulesets)"},
+            "shuffle": {"enum": SHUFFLES,
+                        "description": "before each deal of a match: always shuffle, let the player choose, or never (deal the "
+                                       "pack as it was gathered)"},
         },
         "additionalProperties": False,
     }
@@ -161,13 +213,17 @@ def _ruleset(resolved: bool) -> dict:
             "lose": {"type": "array", "items": lose},
             "win": _expr(),
             "score": _expr(),
+            "honour": {"type": "object", "propertyNames": {"pattern": ID_PATTERN}, "maxProperties": 100,
+                       "additionalProperties": _honour(),
+                       "description": "honour rules: text rules shown at a moment of play and acknowledged by the player"},
+            "match": _match(resolved),
         },
         "additionalProperties": False,
         "$defs": {"clause": _clause()},
     }
     if resolved:
-        schema["required"] = ["game", "description", "deck", "piles", "auto", "compulsory", "lose", "win", "score"]
-        deck["required"] = ["packs", "ranks", "suits", "values", "marks", "wild"]
+        schema["required"] = ["game", "description", "deck", "piles", "auto", "compulsory", "lose", "win", "score", "honour"]
+        deck["required"] = ["packs", "ranks", "suits", "values", "marks", "wild", "shuffle"]
     else:
         schema["properties"]["extends"] = {"type": "string", "description": "a shipped game's name, or a path relative to this file"}
         schema["properties"]["add"] = {"type": "object", "description": "keys the parent does not have, added explicitly"}

@@ -1,0 +1,307 @@
+"""Text-mode play of a match: people at one terminal and bots, turns, honour rules and Player X's rule changes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from kallisti.cli.render import table_lines
+from kallisti.errors import KallistiError
+from kallisti.interpreter.match import MatchError
+from kallisti.interpreter.notation import MoveRefused, describe, narrate, parse_move
+from kallisti.model.diff import ruleset_diff
+
+OVER, BAD_INPUT, QUIT = 0, 1, 4
+
+HELP = """\
+commands (whoever the match is waiting for types them):
+  ok                 acknowledge the honour rule shown (do what it says first)
+  shuffle / keep     shuffle the pack before dealing, or deal it as it was gathered (when the rules let you choose)
+  SRC DST [N]        move cards, e.g. `c3 f`;  d  deal a new foundation;  u / r  undo / redo within your turn
+  hint, moves, table a suggested move, every legal move, the table again
+  rule CHANGE        as Player X: change one rule for the player who has just played, e.g.
+                       rule forbid foundation.build "black on black": card.color == black and top.color == black
+                       rule set field.count 5
+                       rule honour dance before deal: "Do the Achy Breaky Dance before every deal."
+  revoke ID          as Player X: instead, take back a change that player imposed on you
+  pass               as Player X: change nothing
+  rules              the changes imposed on each player;  diff [NAME]  a player's rules against the base
+  scores             every player's total
+  save FILE / load FILE, help, q
+lines that are blank or start with # are ignored"""
+
+Out = Callable[[str], None]
+
+
+def run_match_session(match, lines: Iterable[str], out: Out, *, err: Out | None = None, color: bool = False,
+                      tip: bool = False) -> int:
+    """Play `match` with one command per line; returns 0 when the match ends, 4 on quit, 1 on a save that cannot load."""
+    session = _MatchSession(match, out, err or out, color)
+    out(f"{match.base.name}: " + " vs ".join(s.name + (" (bot)" if s.is_bot else "") for s in match.seats) + f", match {match.seed}")
+    if tip:
+        out("type `help` for the commands, `q` to quit")
+    session.go_on()
+    for raw in lines:
+        if session.over():
+            break
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        code = session.command(line)
+        if code is not None:
+            return code
+        session.go_on()
+    if session.over():
+        return OVER
+    out("*** QUIT ***")
+    return QUIT
+
+
+class _MatchSession:
+    def __init__(self, match, out: Out, err: Out, color: bool):
+        from kallisti.solver.bots import Bots
+
+        self.match, self.out, self.err, self.color = match, out, err, color
+        self.bots = Bots(match)
+        self.shown: tuple | None = None  # the last prompt shown, so it is not repeated
+        self.bot_moves: list[str] = []
+        self.reported_turns = 0
+        self.bannered = 0  # the turn whose banner was shown
+        self.ended = False
+
+    def over(self) -> bool:
+        return self.ended
+
+    # -- what happens between commands -----------------------------------------------------------
+    def go_on(self) -> None:
+        """Let the bots act, report finished turns, and show what the match waits for."""
+        self.bots.act(self._bot_action)
+        self._report_turns()
+        w = self.match.waiting()
+        if w.what == "over":
+            if not self.ended:
+                self._flush_bot_moves()
+                r = self.match.result
+                totals = ", ".join(f"{s.name} {t}" for s, t in zip(self.match.seats, self.match.totals))
+                who = "a draw" if r.loser is None else f"{self.match.seats[r.loser].name} loses"
+                self.out(f"*** MATCH OVER: {who}: {r.reason} ({totals}) ***")
+                self.ended = True
+            return
+        key = (w.what, w.seat, self.match.turn, len(self.match.events))
+        if key == self.shown:
+            return
+        self.shown = key
+        name = self.match.seats[w.seat].name
+        if w.what == "ack":
+            moment = w.honour.at.replace("-", " ")
+            self.out(f"honour rule for {name} ({moment}): {w.honour.says}  [do it, then type `ok`]")
+        elif w.what == "shuffle":
+            self.out(f"{name}: you need not shuffle. `shuffle`, or `keep` to deal the pack as it was gathered")
+        elif w.what == "move":
+            if self.bannered != self.match.turn:
+                self.bannered = self.match.turn
+                self._turn_banner()
+            self.show_table()
+        elif w.what == "player-x":
+            target = self.match.seats[self.match.current].name
+            may = [c.id for c in self.match.revokable(w.seat)]
+            revoke = f", `revoke ID` ({', '.join(may)})" if may and self.match.base.match.revoke else ""
+            self.out(f"{name} is Player X: `rule CHANGE` to change a rule for {target}{revoke}, or `pass`")
+
+    def _turn_banner(self) -> None:
+        m = self.match
+        seat = m.current
+        self.out(f"-- turn {m.turn}: {m.seats[seat].name} to play (total {m.totals[seat]}, loses at {m.loses_at(seat)})")
+        for line in self._changes_lines(seat):
+            self.out("   " + line)
+
+    def _changes_lines(self, seat: int) -> list[str]:
+        active = self.match.active_changes(seat)
+        if not active:
+            return [f"rules on {self.match.seats[seat].name}: the base rules"]
+        return [f"rules on {self.match.seats[seat].name}:"] + [
+            f"  {c.id} (by {self.match.seats[c.author].name}, after turn {c.turn}): {c.text}" for c in active]
+
+    def _bot_action(self, seat: int, what: str, detail: str) -> None:
+        name = self.match.seats[seat].name
+        if what == "move":
+            self.bot_moves.append(detail)
+            self._report_turns()
+            return
+        self._flush_bot_moves()
+        if what == "ack":
+            self.out(f"{name} acknowledges: {detail}")
+        elif what == "shuffle":
+            self.out(f"{name} {detail}")
+        else:
+            self.out(f"{name} (Player X) {detail}")
+
+    def _flush_bot_moves(self) -> None:
+        if self.bot_moves:
+            self.out(f"   plays: {', '.join(self.bot_moves)}")
+            self.bot_moves = []
+
+    def _report_turns(self) -> None:
+        m = self.match
+        while self.reported_turns < len(m.records):
+            rec = m.records[self.reported_turns]
+            self.reported_turns += 1
+            if m.seats[rec.seat].is_bot:
+                self.out(f"-- turn {rec.turn}: {m.seats[rec.seat].name} (total {rec.total - rec.score})")
+            self._flush_bot_moves()
+            self.out(f"   turn over ({rec.reason}): {m.seats[rec.seat].name} scores {rec.score}, total {rec.total}")
+            totals = [m.base.match.start_score] * len(m.seats)
+            for earlier in m.records[:self.reported_turns]:
+                totals[earlier.seat] = earlier.total
+            self.out("   scores: " + ", ".join(f"{s.name} {t}" for s, t in zip(m.seats, totals)))
+
+    def scores_text(self) -> str:
+        m = self.match
+        return ", ".join(f"{s.name} {t}" for s, t in zip(m.seats, m.totals))
+
+    def show_table(self) -> None:
+        for line in table_lines(self.match.game, self.color):
+            self.out(line)
+
+    # -- commands ----------------------------------------------------------------------------------
+    def command(self, line: str) -> int | None:
+        words = line.split()
+        verb = words[0].lower()
+        rest = line.split(None, 1)[1].strip() if len(words) > 1 else ""
+        m = self.match
+        w = m.waiting()
+        if len(words) == 1 and verb in ("q", "quit", "exit"):
+            self.out("*** QUIT ***")
+            return QUIT
+        try:
+            if len(words) == 1 and verb in ("help", "?"):
+                self.out(HELP)
+            elif len(words) == 1 and verb == "scores":
+                self.out("scores: " + self.scores_text())
+            elif len(words) == 1 and verb == "rules":
+                for s in range(len(m.seats)):
+                    for text in self._changes_lines(s):
+                        self.out(text)
+                revoked = [c for c in m.changes if not c.active]
+                for c in revoked:
+                    self.out(f"revoked: {c.id} (on {m.seats[c.target].name}, after turn {c.revoked_turn}): {c.text}")
+            elif verb == "diff":
+                self._diff(rest)
+            elif verb in ("save", "load"):
+                return self._file_command(verb, rest)
+            elif len(words) == 1 and verb in ("ok", "ack", "done"):
+                rule = m.acknowledge(w.seat)
+                self.out(f"{m.seats[w.seat].name} acknowledges: {rule.says}")
+            elif len(words) == 1 and verb in ("shuffle", "keep"):
+                m.choose_shuffle(w.seat, verb == "shuffle")
+            elif verb == "rule":
+                self._rule(w, rest)
+            elif verb == "revoke":
+                c = m.revoke(w.seat, rest)
+                self.out(f"{m.seats[w.seat].name} revokes {c.id}: {c.text}")
+            elif len(words) == 1 and verb == "pass":
+                m.pass_turn(w.seat)
+                self.out(f"{m.seats[w.seat].name} passes")
+            elif w.what != "move":
+                self.out(f"not now: {m._waiting_text(w)}")
+            else:
+                self._play_command(w.seat, words, verb, line)
+        except MatchError as exc:
+            self.out(f"not now: {exc}")
+        return None
+
+    def _play_command(self, seat: int, words: list[str], verb: str, line: str) -> None:
+        m, game = self.match, self.match.game
+        if len(words) == 1 and verb in ("table", "l"):
+            self.show_table()
+        elif len(words) == 1 and verb in ("u", "undo"):
+            self.out("undone" if m.undo(seat) else "nothing to undo in this turn")
+        elif len(words) == 1 and verb in ("r", "redo"):
+            self.out("redone" if m.redo(seat) else "nothing to redo")
+        elif len(words) == 1 and verb == "hint":
+            from kallisti.solver.strategies import hint
+
+            mv = hint(game)
+            self.out(f"hint: {describe(game, mv)}" if mv is not None else "hint: no move is left")
+        elif len(words) == 1 and verb == "moves":
+            moves = game.legal_moves()
+            for mv in moves:
+                self.out(f"  {describe(game, mv):<10} {narrate(game, mv)}")
+        else:
+            try:
+                mv = parse_move(game, line.lower())
+            except MoveRefused as exc:
+                self.out(f"refused: {exc}")
+                return
+            said = narrate(game, mv)
+            m.move(seat, mv)
+            self.out(said)
+
+    def _rule(self, w, text: str) -> None:
+        m = self.match
+        if w.what != "player-x":
+            self.out(f"not now: {m._waiting_text(w)}")
+            return
+        if not text:
+            self.out("rule needs a change, e.g. `rule set field.count 5`")
+            return
+        target = m.current
+        before = m.rules_for(target)
+        try:
+            change = m.impose(w.seat, text)
+        except KallistiError as exc:
+            self.out("change refused; the rules stay as they were:")
+            for finding in exc.findings:
+                self.out(f"  {finding}")
+            return
+        self.out(f"{m.seats[w.seat].name} imposes {change.id} on {m.seats[target].name}, from hir next turn: {change.text}")
+        for line in ruleset_diff(before.data, m.rules_for(target).data):
+            self.out("   " + line)
+
+    def _diff(self, name: str) -> None:
+        m = self.match
+        if name:
+            seats = [i for i, s in enumerate(m.seats) if s.name == name]
+            if not seats:
+                self.out(f"no player named '{name}' (players: {', '.join(s.name for s in m.seats)})")
+                return
+            seat = seats[0]
+        else:
+            w = m.waiting()
+            seat = m.current if w.what != "player-x" else m.current
+        lines = ruleset_diff(m.base.data, m.rules_for(seat).data)
+        self.out(f"{m.seats[seat].name}'s rules against the base: " + ("the same" if not lines else ""))
+        for line in lines:
+            self.out("   " + line)
+
+    def _file_command(self, verb: str, name: str) -> int | None:
+        from kallisti.interpreter.save import load_saved, save_match
+
+        if not name:
+            self.out(f"{verb} needs a file name, e.g. `{verb} match.json`")
+            return None
+        if verb == "save":
+            try:
+                save_match(self.match, Path(name))
+            except OSError as exc:
+                self.out(f"cannot save to {name}: {exc.strerror or exc}")
+                return None
+            self.out(f"saved to {name}")
+            return None
+        try:
+            loaded = load_saved(Path(name))
+        except KallistiError as exc:
+            for finding in exc.findings:
+                self.err(str(finding))
+            return BAD_INPUT
+        if not hasattr(loaded, "seats"):
+            self.out(f"{name} holds a single game, not a match")
+            return None
+        from kallisti.solver.bots import Bots
+
+        self.match = loaded
+        self.bots = Bots(loaded)
+        self.reported_turns = len(loaded.records)
+        self.shown = None
+        self.out(f"loaded {name}: turn {loaded.turn}; scores: {self.scores_text()}")
+        return None

@@ -1,0 +1,453 @@
+"""A match: players take turns at a ruleset, each under hir own effective rules, which Player X changes between turns.
+
+The match is a state machine driven by actions — acknowledge an honour rule, choose whether to
+shuffle, make a move, undo, impose or revoke a change, pass — each recorded as an event. Replaying
+the events from the seed rebuilds the match exactly, rulesets included (docs/model.md §14).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kallisti.errors import Finding, KallistiError, Pos
+from kallisti.interpreter import amend
+from kallisti.interpreter.game import Game
+from kallisti.interpreter.rng import STREAM_DEAL, Rng
+
+TURN_MOVE_CAP = 2000  # moves after which a turn ends as it stands, so every turn ends whatever the rules say
+# Keys a change may not touch once the match has begun: they shape the match itself, not a player's rules.
+FIXED_KEYS = ("match.seats", "match.pack", "match.start_score")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player: a name, and a strategy when the seat is a bot (None for a person)."""
+
+    name: str
+    strategy: str | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.strategy is not None
+
+
+@dataclass
+class Change:
+    """A rule change imposed on one player: who imposed it, after which turn, its text and its patch."""
+
+    id: str
+    author: int
+    target: int
+    turn: int
+    text: str
+    patch: object
+    revoked_turn: int | None = None
+    nastiness: float | None = None  # measured by the bot: the change's effect on the target's expected score
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_turn is None
+
+
+@dataclass
+class TurnRecord:
+    seat: int
+    turn: int
+    score: int
+    total: int
+    shuffled: bool
+    reason: str
+
+
+@dataclass
+class Waiting:
+    """What the match waits for: `seat` must `ack`, choose `shuffle`, `move`, or act as `player-x`; or the match is `over`."""
+
+    seat: int | None
+    what: str
+    honour: object = None  # the HonourRule to acknowledge
+
+
+class MatchError(Exception):
+    """An action the match cannot take now (not that seat's turn, nothing to revoke, ...)."""
+
+
+@dataclass
+class Result:
+    loser: int | None  # None: a draw
+    reason: str
+
+
+class Match:
+    """Players taking turns at `base` (a Ruleset with a `match` section), from `seed`."""
+
+    def __init__(self, base, seats: list[Seat], seed: int):
+        if base.match is None:
+            raise KallistiError(Finding("not-a-match", f"{base.name} is played alone; it has no `match` section",
+                                        base.data.pos or Pos("<ruleset>")))
+        if len(seats) != base.match.seats:
+            raise KallistiError(Finding("seats", f"{base.name} is played by {base.match.seats} players; {len(seats)} were given",
+                                        Pos("--players"), suggestion="e.g. --players ann,bot"))
+        self.base = base
+        self.seats = list(seats)
+        self.seed = seed
+        n = len(seats)
+        self.changes: list[Change] = []
+        self.totals = [base.match.start_score] * n
+        self.turns_taken = [0] * n
+        self.records: list[TurnRecord] = []
+        self.events: list[dict] = []
+        self.turn = 0
+        self.current = 0
+        self.game: Game | None = None
+        self.stage = "turn-start"
+        self.pending: list[tuple[int, object]] = []  # (seat, HonourRule) still to acknowledge, in order
+        self.shuffle_choice: bool | None = None
+        self.x_actions = 0  # changes imposed in the present Player X phase
+        self.first_over: int | None = None
+        self.result: Result | None = None
+        self.packs: list[tuple[str, list[int]] | None] = [None] * (n if base.match.pack == "per-seat" else 1)
+        self._effective: dict[int, tuple[tuple, object]] = {}
+        for s in range(n):
+            self._due(s, "match-start")
+        self._begin_turn(0)
+
+    # -- rules in force ---------------------------------------------------------------------------
+    def active_changes(self, seat: int) -> list[Change]:
+        return [c for c in self.changes if c.target == seat and c.active]
+
+    def rules_for(self, seat: int):
+        """The effective ruleset of a seat: the base with the changes imposed on it and not revoked, in order."""
+        key = tuple(c.id for c in self.active_changes(seat))
+        cached = self._effective.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        data = amend.apply_all(self.base.data, [c.patch for c in self.active_changes(seat)])
+        rules = amend.compile_data(data)
+        self._effective[seat] = (key, rules)
+        return rules
+
+    def player_x(self) -> int:
+        """The seat that may change the rules of the player who has just played: the next seat in turn."""
+        return (self.current + 1) % len(self.seats)
+
+    # -- what the match waits for -----------------------------------------------------------------
+    def waiting(self) -> Waiting:
+        if self.result is not None:
+            return Waiting(None, "over")
+        if self.pending:
+            seat, rule = self.pending[0]
+            return Waiting(seat, "ack", rule)
+        if self.stage == "shuffle":
+            return Waiting(self.current, "shuffle")
+        if self.stage == "play":
+            return Waiting(self.current, "move")
+        if self.stage == "player-x":
+            return Waiting(self.player_x(), "player-x")
+        raise AssertionError(f"match stage {self.stage}")
+
+    def _expect(self, seat: int, what: str) -> None:
+        w = self.waiting()
+        if w.what != what or w.seat != seat:
+            raise MatchError(self._waiting_text(w))
+
+    def _waiting_text(self, w: Waiting) -> str:
+        if w.what == "over":
+            return "the match is over"
+        name = self.seats[w.seat].name
+        return {"ack": f"{name} must first acknowledge: {w.honour.says if w.honour else ''} (type `ok`)",
+                "shuffle": f"{name} must first choose whether to shuffle (`shuffle` or `keep`)",
+                "move": f"it is {name}'s turn to play",
+                "player-x": f"{name} is Player X: `rule CHANGE`, `revoke ID` or `pass`"}[w.what]
+
+    # -- actions ----------------------------------------------------------------------------------
+    def acknowledge(self, seat: int) -> object:
+        """The seat acknowledges the first honour rule due; returns it."""
+        self._expect(seat, "ack")
+        _, rule = self.pending.pop(0)
+        self.events.append({"type": "ack", "seat": seat, "rule": rule.id, "at": rule.at})
+        self._advance()
+        return rule
+
+    def choose_shuffle(self, seat: int, shuffle: bool) -> None:
+        self._expect(seat, "shuffle")
+        self.shuffle_choice = bool(shuffle)
+        self.events.append({"type": "shuffle", "seat": seat, "shuffle": bool(shuffle)})
+        self.stage = "before-deal"
+        self._advance()
+
+    def move(self, seat: int, m: int) -> list[int]:
+        """A legal move of the player whose turn it is (after any honour rule due before it)."""
+        from kallisti.interpreter.notation import describe
+
+        self._expect(seat, "move")
+        if m not in self.game.legal_moves():
+            raise MatchError("that move is not legal now")
+        self.events.append({"type": "move", "seat": seat, "move": describe(self.game, m, exact=True)})
+        made = self.game.play(m)
+        self._after_move()
+        return made
+
+    def auto(self, seat: int) -> list[int]:
+        self._expect(seat, "move")
+        made = self.game.play_auto()
+        if made:
+            self.events.append({"type": "auto", "seat": seat})
+            self._after_move()
+        return made
+
+    def undo(self, seat: int) -> bool:
+        """Undo within the player's own turn: the deal and earlier turns, and rule changes, are out of reach."""
+        self._expect(seat, "move")
+        if not self.game.undo():
+            return False
+        self.events.append({"type": "undo", "seat": seat})
+        return True
+
+    def redo(self, seat: int) -> bool:
+        self._expect(seat, "move")
+        if not self.game.redo():
+            return False
+        self.events.append({"type": "redo", "seat": seat})
+        self._after_move()
+        return True
+
+    def check_change(self, seat: int, text: str, source: str = "<change>") -> amend.Amendment:
+        """Validate a change Player X proposes, without adopting it (KallistiError says why it is refused)."""
+        self._expect(seat, "player-x")
+        if self.x_actions >= self.base.match.changes:
+            raise MatchError("Player X has no rule change left this turn")
+        target = self.current
+        patch = amend.parse(text, source)
+        if "revoke" in patch:
+            raise MatchError("use `revoke ID` to take back a change")
+        path = next((str(patch[v]) for v in ("set", "add", "delete") if v in patch), "")
+        for fixed in FIXED_KEYS:
+            if path == fixed or path.startswith(fixed + ".") or fixed.startswith(path + ".") or path == "match":
+                raise KallistiError(Finding("change-fixed", f"'{path}' cannot change once the match has begun", patch.pos or Pos(source, 1, 1),
+                                            suggestion="change a rule of play, the score, the layout or an honour rule"))
+        current = self.rules_for(target)
+        return amend.amend(current.data, text, source=source, baseline=current, patch=patch)
+
+    def impose(self, seat: int, text: str, source: str = "<change>", nastiness: float | None = None) -> Change:
+        """Player X imposes a change on the player who has just played; it takes effect from that player's next turn."""
+        adopted = self.check_change(seat, text, source)
+        change = Change(f"c{len(self.changes) + 1}", seat, self.current, self.turn, text.strip(), adopted.patch, nastiness=nastiness)
+        self.changes.append(change)
+        self.events.append({"type": "change", "by": seat, "on": self.current, "id": change.id, "text": change.text})
+        self.x_actions += 1
+        if self.x_actions >= self.base.match.changes:
+            self._next_turn()
+        return change
+
+    def revokable(self, seat: int) -> list[Change]:
+        """The changes Player X may revoke: those the player who has just played imposed on hir."""
+        return [c for c in self.changes if c.active and c.target == seat and c.author == self.current]
+
+    def revoke(self, seat: int, change_id: str) -> Change:
+        """Player X takes back a change the other player imposed on hir, instead of imposing one."""
+        self._expect(seat, "player-x")
+        if not self.base.match.revoke:
+            raise MatchError("this match does not allow revoking a change")
+        if self.x_actions:
+            raise MatchError("a revoke replaces the rule change; one has been made this turn")
+        change = next((c for c in self.changes if c.id == change_id), None)
+        if change is None or change not in self.revokable(seat):
+            ids = ", ".join(c.id for c in self.revokable(seat)) or "none"
+            raise MatchError(f"no change '{change_id}' that {self.seats[self.current].name} imposed on you is in force "
+                             f"(you may revoke: {ids})")
+        rest = [c for c in self.active_changes(seat) if c is not change]
+        try:
+            amend.compile_data(amend.apply_all(self.base.data, [c.patch for c in rest]))
+        except KallistiError as exc:
+            raise MatchError(f"revoking {change_id} would leave a later change without its subject "
+                             f"({exc.findings[0].message}); revoke that one first") from None
+        change.revoked_turn = self.turn
+        self.events.append({"type": "revoke", "by": seat, "change": change_id})
+        self._next_turn()
+        return change
+
+    def pass_turn(self, seat: int) -> None:
+        """Player X makes no (further) change."""
+        self._expect(seat, "player-x")
+        self.events.append({"type": "pass", "by": seat})
+        self._next_turn()
+
+    # -- the flow of a turn -----------------------------------------------------------------------
+    def _due(self, seat: int, moment: str) -> None:
+        for rule in self.rules_for(seat).honour:
+            if rule.at == moment:
+                self.pending.append((seat, rule))
+
+    def _begin_turn(self, seat: int) -> None:
+        self.turn += 1
+        self.current = seat
+        self.game = None
+        self.shuffle_choice = None
+        self.x_actions = 0
+        self.stage = "turn-start"
+        self._due(seat, "turn-start")
+        self._advance()
+
+    def _advance(self) -> None:
+        """Go on as far as the match can without a decision."""
+        while not self.pending and self.result is None:
+            rules = self.rules_for(self.current)
+            if self.stage == "turn-start":
+                self.stage = "shuffle"
+            elif self.stage == "shuffle":
+                if rules.shuffle == "optional":
+                    return
+                self.shuffle_choice = rules.shuffle == "always"
+                self.stage = "before-deal"
+            elif self.stage == "before-deal":
+                self._due(self.current, "before-deal")
+                self.stage = "deal"
+            elif self.stage == "deal":
+                self._deal(rules)
+                self.stage = "play"
+                if self.game.status().outcome == "playing":
+                    self._due(self.current, "before-move")
+            elif self.stage == "play":
+                if self.game.status().outcome == "playing" and self.game.moves_played < TURN_MOVE_CAP:
+                    return
+                self._end_turn()
+                self._due(self.current, "turn-end")
+                self.stage = "turn-end"
+            elif self.stage == "turn-end":
+                if self._check_end():
+                    return
+                px = self.base.match
+                if px.changes == 0 and not px.revoke:
+                    self._next_turn()
+                    return
+                self.stage = "player-x"
+                return
+            else:
+                return
+
+    def _after_move(self) -> None:
+        if self.game.status().outcome == "playing":
+            self._due(self.current, "before-move")
+        self._advance()
+
+    def pack_of(self, seat: int) -> list[int] | None:
+        held = self.packs[seat if len(self.packs) > 1 else 0]
+        return None if held is None else list(held[1])
+
+    def _deal(self, rules) -> None:
+        """Deal the turn from the seat's pack: as gathered at the end of its last turn, shuffled unless the player kept it.
+
+        A pack whose cards the effective rules no longer describe (Player X changed the deck) is
+        replaced by a fresh one, in card-id order.
+        """
+        slot = self.current if len(self.packs) > 1 else 0
+        signature = amend.data_key(rules.data["deck"])
+        held = self.packs[slot]
+        pack = list(held[1]) if held is not None and held[0] == signature else list(range(rules.deck.size))
+        if self.shuffle_choice:
+            Rng(self.seed, self.turn, STREAM_DEAL).shuffle(pack)
+        self.game = Game(rules, seed=self.seed, order=pack, deal_number=self.turn)
+        self.packs[slot] = (signature, pack)
+
+    def _end_turn(self) -> None:
+        game, seat = self.game, self.current
+        score = game.score()
+        self.totals[seat] += score
+        self.turns_taken[seat] += 1
+        status = game.status()
+        reason = status.reason if status.outcome != "playing" else f"the turn reached {TURN_MOVE_CAP} moves"
+        self.records.append(TurnRecord(seat, self.turn, score, self.totals[seat], bool(self.shuffle_choice), reason))
+        # The cards are gathered pile by pile in pile order, each bottom first: the next deal's order if not shuffled.
+        slot = seat if len(self.packs) > 1 else 0
+        self.packs[slot] = (self.packs[slot][0], [c for pile in game.state.piles for c in pile])
+
+    def loses_at(self, seat: int) -> int:
+        return self.rules_for(seat).match.loses_at
+
+    def _check_end(self) -> bool:
+        """Whether the match is over after this turn; if so, sets the result."""
+        m = self.base.match
+        over = [s for s in range(len(self.seats)) if self.totals[s] >= self.loses_at(s)]
+        if over and self.first_over is None:
+            self.first_over = self.current if self.current in over else over[0]
+        round_done = len(set(self.turns_taken)) == 1
+        if over and (not m.equal_turns or round_done):
+            if len(over) == 1:
+                self.result = Result(over[0], f"{self.seats[over[0]].name} reached {self.loses_at(over[0])}")
+            elif m.both_over == "first-loses":
+                s = self.first_over
+                self.result = Result(s, f"{self.seats[s].name} reached {self.loses_at(s)} first")
+            elif m.both_over == "higher-loses":
+                self.result = self._highest("both reached the limit; the higher total loses")
+            else:
+                self.result = Result(None, "both reached the limit: a draw")
+        elif self.turn >= m.max_turns and round_done:
+            self.result = self._highest(f"{m.max_turns} turns played; the higher total loses")
+        return self.result is not None
+
+    def _highest(self, reason: str) -> Result:
+        top = max(self.totals)
+        losers = [s for s, t in enumerate(self.totals) if t == top]
+        if len(losers) > 1:
+            return Result(None, reason + "; the totals are equal: a draw")
+        return Result(losers[0], reason)
+
+    def _next_turn(self) -> None:
+        self._begin_turn((self.current + 1) % len(self.seats))
+
+    # -- replay -----------------------------------------------------------------------------------
+    def apply_event(self, ev: dict) -> None:
+        """Carry out one recorded event (MatchError or KallistiError when it cannot be)."""
+        from kallisti.interpreter.notation import parse_move
+
+        kind = ev.get("type")
+        seat = ev.get("seat", ev.get("by"))
+        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise MatchError(f"event {ev!r} names no seat of this match")
+        if kind == "ack":
+            rule = self.acknowledge(seat)
+            if rule.id != ev.get("rule"):
+                raise MatchError(f"the honour rule due is {rule.id}, not {ev.get('rule')}")
+        elif kind == "shuffle":
+            self.choose_shuffle(seat, bool(ev["shuffle"]))
+        elif kind == "move":
+            self._expect(seat, "move")
+            self.move(seat, parse_move(self.game, str(ev["move"])))
+        elif kind == "auto":
+            self.auto(seat)
+        elif kind == "undo":
+            if not self.undo(seat):
+                raise MatchError("nothing to undo")
+        elif kind == "redo":
+            if not self.redo(seat):
+                raise MatchError("nothing to redo")
+        elif kind == "change":
+            change = self.impose(seat, str(ev["text"]))
+            if ev.get("id") not in (None, change.id):
+                raise MatchError(f"the change would be {change.id}, not {ev.get('id')}")
+        elif kind == "revoke":
+            self.revoke(seat, str(ev["change"]))
+        elif kind == "pass":
+            self.pass_turn(seat)
+        else:
+            raise MatchError(f"unknown event {ev!r}")
+
+
+def seats_from_text(text: str) -> list[Seat]:
+    """`ann,bob` or `ann,bot:search`: a person's name, or `bot` with an optional strategy."""
+    seats = []
+    parts = [p.strip() for p in text.split(",")]
+    bots = sum(1 for p in parts if p == "bot" or p.startswith("bot:"))
+    for i, part in enumerate(parts):
+        if not part:
+            raise ValueError(f"seat {i + 1} is empty: give a name or `bot`")
+        if part == "bot" or part.startswith("bot:"):
+            strategy = part[4:] or "search"
+            seats.append(Seat(f"bot{i + 1}" if bots > 1 else "bot", strategy))
+        else:
+            seats.append(Seat(part))
+    names = [s.name for s in seats]
+    if len(set(names)) != len(names):
+        raise ValueError("two seats have the same name")
+    return seats

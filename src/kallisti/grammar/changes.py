@@ -5,7 +5,9 @@ LDict whose keys and values carry the positions of the statement's text; `parse_
 reads several, one per line. The grammar is change.lark; the value of `set PATH VALUE` and
 `add PATH VALUE` is read by rules_front.parse_value according to the path (an expression, pile
 text, or a flow value). A path may leave out `piles.` (`tableau.build`), and `GROUP.columns` or
-`GROUP.piles` name `piles.GROUP.count`.
+`GROUP.piles` name `piles.GROUP.count`; a path that starts with a top-level key (`deck.shuffle`,
+`honour.no-spitting`, `match.loses_at`) is taken as written. An honour rule is written as in a
+ruleset file, `honour ID MOMENT: "says"`, and adds `honour.ID`.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from lark import Lark
 
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.grammar.rules_front import (
-    Line, LineError, expr_text, finding, flow_value, kind, layout, parse_line, parse_value, path_parts, put,
-    resolve_path, unquote,
+    Line, LineError, expr_text, finding, flow_value, honour_rule, kind, layout, parse_line, parse_value, path_parts,
+    put, resolve_path, unquote,
 )
 from kallisti.model.located import LDict, LList
 
@@ -70,6 +72,12 @@ def change_from_line(ln: Line, text: str) -> LDict:
         value = unquote(ln, tok, text) if kind(tok) == "QUOTED" else str(tok)
         put(patch, "revoke", value, start, ln.quoted(tok) if kind(tok) == "QUOTED" else ln.tok(tok), text)
         _no_children(ln, text)
+        return patch
+    if verb == "honour":
+        cid, moment, says = c
+        value = honour_rule(ln, cid, moment, says, text)
+        put(patch, "add", f"honour.{cid}", start, ln.tok(cid), text)
+        put(patch, "value", value, value.pos, value.pos, text)
         return patch
     path_tok = c[0]
     path = resolve_path(str(path_tok))
@@ -157,7 +165,7 @@ def parse_change(text: str, source: str = "<change>") -> LDict:
         pos = lines[1].at(1) if len(lines) > 1 else Pos(source, 1, 1)
         message = "one rule change was expected, not several" if lines else "the rule change is empty"
         raise KallistiError(finding(text, "change-count", message, pos,
-                                    "write one change (set, add, delete, require, forbid, replace, remove or revoke)"))
+                                    "write one change (set, add, delete, require, forbid, replace, remove, revoke or honour)"))
     try:
         return change_from_line(lines[0], text)
     except LineError as exc:

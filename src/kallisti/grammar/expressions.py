@@ -183,6 +183,12 @@ def depth(node: Node) -> int:
     return 1
 
 
+# Parsed expressions by their text: nodes are immutable and hold offsets, not positions, so one parse
+# serves every ruleset that repeats the text (a match compiles many variants of one ruleset).
+_parsed: dict[str, Node] = {}
+MAX_PARSED = 4096
+
+
 def parse_expression(text: str, pos: Pos) -> Node:
     """Parse `text` (written at `pos`) into a node tree, or raise KallistiError pointing into it."""
     if not isinstance(text, str):
@@ -191,6 +197,9 @@ def parse_expression(text: str, pos: Pos) -> Node:
         raise KallistiError(Finding("expr-too-long", f"expression longer than {MAX_EXPRESSION_CHARS} characters", pos))
     if any(ord(ch) < 32 and ch not in "\t\n" for ch in text):
         raise KallistiError(Finding("expr-control-char", "control character in expression", pos))
+    node = _parsed.get(text)
+    if node is not None:
+        return node
     try:
         tree = parser().parse(text)
         node = _ToNodes().transform(tree)
@@ -217,6 +226,8 @@ def parse_expression(text: str, pos: Pos) -> Node:
         raise _located("expr-syntax", str(exc).splitlines()[0], text, pos, getattr(exc, "pos_in_stream", 0) or 0) from None
     if too_deep:
         raise KallistiError(Finding("expr-too-deep", f"expression nested deeper than {MAX_EXPRESSION_DEPTH} levels", pos))
+    if len(_parsed) < MAX_PARSED:
+        _parsed[text] = node
     return node
 
 

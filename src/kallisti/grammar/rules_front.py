@@ -6,10 +6,10 @@ the exact text written, positioned at their first character.
 
 Reading happens in two steps. The layout step (`layout`) splits the text into lines, takes off
 comments, and groups indented lines under the line they belong to: continuation lines of a pile
-group or of `deck:`, the items of a rule block, the statements of `add:` and `changes:`, and the
-free text of `description:`. Each line is then parsed on its own by the LALR grammar rules.lark
-(which imports the expression grammar), so a bad line gives one finding and the lines after it are
-still read: every finding of a file is reported at once.
+group, of `deck:` or of `match:`, the items of a rule block, the statements of `add:` and
+`changes:`, and the free text of `description:`. Each line is then parsed on its own by the LALR
+grammar rules.lark (which imports the expression grammar), so a bad line gives one finding and the
+lines after it are still read: every finding of a file is reported at once.
 
 Comments: the comment lines just before a line (and a comment at the end of the line) are kept in
 the `comments` attribute of the LDict or LList holding the first key or item that line sets, as
@@ -30,11 +30,13 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from kallisti.errors import Finding, KallistiError, Pos, caret, did_you_mean
 from kallisti.model.located import MAX_DEPTH, MAX_FILE_BYTES, LDict, LList
+from kallisti.schema import MOMENTS, schema
 
 HERE = Path(__file__).resolve().parent
-STARTS = ["statement", "pile_items", "deck_items", "rule_item", "says_line", "value_flow", "value_expr", "value_pile"]
-# Top-level keys of a ruleset file: a path whose first segment is none of these starts with a pile group.
-TOP_KEYS = ("game", "description", "deck", "piles", "auto", "compulsory", "lose", "win", "score", "extends", "add", "changes")
+STARTS = ["statement", "pile_items", "deck_items", "match_items", "rule_item", "says_line", "value_flow", "value_expr", "value_pile"]
+# Top-level keys of a ruleset file (every key its schema knows): a path whose first segment is none of
+# these starts with a pile group.
+TOP_KEYS = tuple(schema("file")["properties"])
 RULE_KEYS = ("build", "empty", "take", "sequence", "dealing")
 MACRO_ALIASES = {  # the readable phrases of a pile line for the macros `any` and `none`
     "build": {"any": "build on any card", "none": "no building"},
@@ -45,6 +47,11 @@ MACRO_ALIASES = {  # the readable phrases of a pile line for the macros `any` an
 }
 RULE_LEADS = {"build": "build", "empty": "a space takes", "take": "move", "sequence": "move runs", "dealing": "dealing"}
 ROLES = ("tableau", "foundation", "stock", "waste", "reserve", "cell", "line", "field", "hand", "discard")
+# The words of each moment of play: the moment's name read as words, `at` before the ones that are not
+# `before` something. A moment may also be written as its name (`before-deal`).
+MOMENT_PHRASES = {m: ("" if m.startswith("before-") else "at ") + m.replace("-", " ") for m in MOMENTS}
+MATCH_PACKS = {"per-seat": "pack per seat", "shared": "shared pack"}
+MATCH_OVER = {"higher-loses": "higher loses", "first-loses": "first loses", "draw": "draw"}
 
 
 @functools.lru_cache(maxsize=1)
@@ -234,12 +241,14 @@ _TERMINAL_WORDS = {
     "PATH": "a path (like tableau.build)", "REST": "a value", "TEXT": "text", "REF": "a game name or a file path",
     "SYM": "a symbol", "NAME": "a name", "STRING": "a string", "CHANGE_ID": "the id of a change", "$END": "the end of the line",
     "FKEY": "a key", "FWORD": "a word", "SIGNED_INT": "a number", "FLOAT": "a number",
+    "MOMENT_WORD": "a moment of play (" + ", ".join(MOMENT_PHRASES.values()) + ")",
 }
 _GROUPS = [  # (keywords that mark the place, how to say what was expected there)
     ({"deal", "build", "move", "tag"}, "a pile phrase (such as `8 piles`, `deal 4 face up`, `build down in suit`, `move top card`)"),
     ({"game", "deck", "win", "score"}, "a statement (such as `game:`, `deck:`, a pile group `tableau: ...`, `win when ...`)"),
     ({"ranks", "suit", "wild"}, "a deck phrase (such as `2 packs`, `ranks A 2 3`, `suit clubs black`)"),
-    ({"set", "forbid", "revoke"}, "a rule change: set, add, delete, require, forbid, replace, remove or revoke"),
+    ({"start", "loses", "both", "player"}, "a match phrase (such as `2 seats`, `start score -23`, `loses at 230`, `player x 1 change`)"),
+    ({"set", "forbid", "revoke"}, "a rule change: set, add, delete, require, forbid, replace, remove, revoke or honour"),
     ({"down", "up", "first", "none"}, "a rule (such as `down in suit`, `up alternate colour`, `first rank`, `any`, `none`)"),
 ]
 
@@ -552,6 +561,42 @@ def name_of(ln: Line, node, text: str) -> tuple:
     return token_value(ln, node.children[0], text)
 
 
+def moment_value(ln: Line, node, text: str) -> tuple[str, Pos]:
+    """The moment of play a `moment` tree names (`before deal`, or its name `before-deal`), and its position."""
+    words = " ".join(str(t) for t in node.children)
+    pos = ln.meta(node)
+    for moment, phrase in MOMENT_PHRASES.items():
+        if words in (phrase, moment):
+            return moment, pos
+    close = did_you_mean(words, list(MOMENT_PHRASES.values()))
+    listing = "the moments are: " + ", ".join(MOMENT_PHRASES.values())
+    raise LineError(finding(text, "unknown-moment", f"'{words}' is not a moment of play", pos,
+                            f"{close} {listing[0].upper()}{listing[1:]}" if close else listing))
+
+
+def honour_rule(ln: Line, cid: Token, moment, says, text: str) -> LDict:
+    """The map {at, says} of `honour ID MOMENT: "says"` (in a file or as a rule change); what the rule says
+    may go on the one line below, indented."""
+    at, apos = moment_value(ln, moment, text)
+    d = LDict(pos=apos)
+    put(d, "at", at, apos, apos, text)
+    if says is not None:
+        put(d, "says", unquote(ln, says, text), ln.tok(says), ln.quoted(says), text)
+    for child in ln.children:
+        if "says" in d:
+            raise LineError(finding(text, "unexpected-indent", "this line is indented under an honour rule that already says what it asks",
+                                    child.at(1)))
+        tok = parse_line(child, "says_line", text).children[0]
+        put(d, "says", unquote(child, tok, text), child.tok(tok), child.quoted(tok), text)
+        if child.children:
+            raise LineError(finding(text, "unexpected-indent", "this line is indented under a quoted text, which has no block",
+                                    child.children[0].at(1)))
+    if "says" not in d:
+        raise LineError(finding(text, "honour-says", f"the honour rule '{cid}' must say what it asks, in quotes after the colon",
+                                ln.at(len(ln.text) + 1), 'like `honour no-spitting at match start: "Don\'t spit on the other player."`'))
+    return d
+
+
 def pile_effects(ln: Line, item, text: str) -> list:
     """What one pile phrase sets: [(key, value, key position, value position)]."""
     k = kind(item)
@@ -730,6 +775,39 @@ def deck_effects(ln: Line, item, text: str) -> list:
         return [("marks", LDict(pos=start), start, start)]
     if k == "no_wild":
         return [("wild", LList(pos=start), start, start)]
+    if k == "shuffle":
+        mode = c[0]
+        return [("shuffle", phrase_text(ln, mode), start, ln.meta(mode))]
+    raise AssertionError(k)  # pragma: no cover
+
+
+def match_effects(ln: Line, item, text: str) -> list:
+    """What one match phrase sets: [(key, value, key position, value position)]; a key `player_x.K` is a
+    key of the player_x map."""
+    k = kind(item)
+    c = item.children
+    start = ln.meta(item)
+    if k == "seats":
+        return [("seats", int(c[0]), start, ln.tok(c[0]))]
+    if k in ("pack_per_seat", "pack_shared"):
+        return [("pack", "per-seat" if k == "pack_per_seat" else "shared", start, start)]
+    if k in ("start_score", "loses_at"):
+        return [(k, _number(c[0]), start, ln.meta(c[0]))]
+    if k in ("equal_turns", "no_equal_turns"):
+        return [("equal_turns", k == "equal_turns", start, start)]
+    if k == "both_over":
+        rule = c[0]
+        return [("both_over", kind(rule).replace("_", "-"), start, ln.meta(rule))]
+    if k == "max_turns":
+        return [("max_turns", int(c[0]), start, ln.tok(c[0]))]
+    if k == "player_x_changes":
+        n, _, revoke = c
+        out = [("player_x.changes", int(n), start, ln.tok(n))]
+        if revoke is not None:
+            out.append(("player_x.revoke", True, start, ln.meta(revoke)))
+        return out
+    if k in ("player_x_revoke", "player_x_no_revoke"):
+        return [("player_x.revoke", k == "player_x_revoke", start, start)]
     raise AssertionError(k)  # pragma: no cover
 
 
@@ -786,6 +864,30 @@ def apply_deck_items(ln: Line, items, text: str, deck: LDict, notes, declared: s
                 if isinstance(value, (LDict, LList)) and not value:
                     declared.add(id(value))
                 put(deck, key, value, kpos, vpos, text, note, what=f"'{key}'")
+
+
+def apply_match_items(ln: Line, items, text: str, match: LDict, notes) -> None:
+    """Set the keys of `match` (and of its player_x map) from parsed match phrases. The comments of a line
+    that starts with a `player x` phrase belong to player_x, where the writer puts them back."""
+    first = True
+    for item in items.children:
+        if item is None:
+            continue
+        for key, value, kpos, vpos in match_effects(ln, item, text):
+            note = notes if first else None
+            first = False
+            if key.startswith("player_x."):
+                if "player_x" not in match:
+                    put(match, "player_x", LDict(pos=kpos), kpos, kpos, text)
+                px = match["player_x"]
+                if not isinstance(px, LDict):
+                    raise LineError(finding(text, "duplicate-key", "'player_x' is given twice", kpos))
+                if note:
+                    match.comments.setdefault("player_x", []).extend(note)
+                sub = key.split(".", 1)[1]
+                put(px, sub, value, kpos, vpos, text, what=f"'player_x.{sub}'")
+            else:
+                put(match, key, value, kpos, vpos, text, note, what=f"'{key}'")
 
 
 # ---- paths and the values of `set` ---------------------------------------------------------------
@@ -909,9 +1011,10 @@ class _Builder:
                 self.statement(ln, target)
             except LineError as exc:
                 self.findings.append(exc.finding)
-                head = re.match(r"(deck|[A-Za-z_][A-Za-z0-9_]*)\s*:", ln.text)
+                head = re.match(r"([A-Za-z_][A-Za-z0-9_]*)\s*:", ln.text)
                 if head and exc.finding.code in ("rules-syntax", "unknown-macro"):
-                    self.more_errors(ln, exc.finding, "deck_items" if head.group(1) == "deck" else "pile_items", head.end())
+                    start = {"deck": "deck_items", "match": "match_items"}.get(head.group(1), "pile_items")
+                    self.more_errors(ln, exc.finding, start, head.end())
 
     def more_errors(self, ln: Line, first: Finding, start: str, begin: int = 0) -> None:
         """After a refused phrase of a pile or deck line, read the phrases after it on their own, so that
@@ -1023,22 +1126,30 @@ class _Builder:
         put(target, "description", value, ln.at(1), pos, self.text, ln.notes())
 
     def st_deck(self, ln, tree, target):
+        self._phrase_map(ln, tree, target, "deck", lambda line, items, d, notes: apply_deck_items(line, items, self.text, d, notes,
+                                                                                                 self.none_lists))
+
+    def st_match(self, ln, tree, target):
+        self._phrase_map(ln, tree, target, "match", lambda line, items, d, notes: apply_match_items(line, items, self.text, d, notes))
+
+    def _phrase_map(self, ln, tree, target, key, apply):
+        """`deck:` or `match:`: a map set by the phrases of the line and of its continuation lines."""
         pos = ln.at(1)
-        if "deck" in target and id(target["deck"]) in self.group_lines:
-            self.fail("duplicate-key", "'deck' is given twice", pos)
-        deck = self.container(target, "deck", lambda p: LDict(pos=p), pos, ln.notes())
-        if not isinstance(deck, LDict):
-            self.fail("duplicate-key", "'deck' is given twice", pos)
-        self.group_lines.add(id(deck))
-        apply_deck_items(ln, tree.children[0], self.text, deck, None, self.none_lists)
+        if key in target and id(target[key]) in self.group_lines:
+            self.fail("duplicate-key", f"'{key}' is given twice", pos)
+        d = self.container(target, key, lambda p: LDict(pos=p), pos, ln.notes())
+        if not isinstance(d, LDict):
+            self.fail("duplicate-key", f"'{key}' is given twice", pos)
+        self.group_lines.add(id(d))
+        apply(ln, tree.children[0], d, None)
         for child in self._flatten(ln.children):
             try:
-                items = self.parse(child, "deck_items")
-                apply_deck_items(child, items, self.text, deck, child.notes(), self.none_lists)
+                items = self.parse(child, f"{key}_items")
+                apply(child, items, d, child.notes())
             except LineError as exc:
                 self.findings.append(exc.finding)
                 if exc.finding.code in ("rules-syntax", "unknown-macro"):
-                    self.more_errors(child, exc.finding, "deck_items")
+                    self.more_errors(child, exc.finding, f"{key}_items")
 
     @staticmethod
     def _flatten(lines):
@@ -1165,6 +1276,27 @@ class _Builder:
         e, epos = expr_text(ln, tree.children[0])
         put(target, "score", e, ln.at(1), epos, self.text, ln.notes())
         self.no_children(ln, "`score`")
+
+    def st_honour(self, ln, tree, target):
+        cid, moment, says = tree.children
+        if (id(target), "honour") in self.none_lists:
+            self.fail("duplicate-key", "'honour' was declared empty with `honour: none`", ln.at(1))
+        if "honour" not in target:
+            put(target, "honour", LDict(pos=ln.at(1)), ln.at(1), ln.at(1), self.text)
+        honour = target["honour"]
+        if not isinstance(honour, LDict):
+            self.fail("duplicate-key", "'honour' is given twice", ln.at(1))
+        if str(cid) in honour:
+            self.fail("duplicate-key", f"the honour rule '{cid}' is given twice", ln.tok(cid))
+        rule = honour_rule(ln, cid, moment, says, self.text)
+        put(honour, str(cid), rule, ln.tok(cid), rule.pos, self.text, ln.notes())
+
+    def st_honour_none(self, ln, tree, target):
+        if "honour" in target:
+            self.fail("duplicate-key", "'honour' is given twice", ln.at(1))
+        put(target, "honour", LDict(pos=ln.at(1)), ln.at(1), ln.at(1), self.text, ln.notes())
+        self.none_lists.add((id(target), "honour"))
+        self.no_children(ln, "`honour: none`")
 
     def st_add(self, ln, tree, target):
         add = LDict(pos=ln.at(1))

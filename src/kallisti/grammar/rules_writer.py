@@ -15,11 +15,15 @@ import math
 import re
 import textwrap
 
-from kallisti.grammar.rules_front import MACRO_ALIASES, ROLES, RULE_KEYS, RULE_LEADS, TOP_KEYS, macro_phrases, name_reserved
+from kallisti.grammar.rules_front import (
+    MACRO_ALIASES, MATCH_OVER, MATCH_PACKS, MOMENT_PHRASES, ROLES, RULE_KEYS, RULE_LEADS, TOP_KEYS, macro_phrases, name_reserved,
+)
+from kallisti.schema import SHUFFLES
 
 WIDTH = 100
 STEP = "    "
-STATEMENT_WORDS = {"game", "extends", "description", "deck", "auto", "compulsory", "lose", "win", "score", "add", "changes", "set"}
+STATEMENT_WORDS = {"game", "extends", "description", "deck", "auto", "compulsory", "lose", "win", "score", "honour", "match", "add",
+                   "changes", "set"}
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CID = re.compile(r"[a-z0-9][a-z0-9-]*")
 _REF = re.compile(r"[A-Za-z0-9_.\/-]+")
@@ -30,7 +34,8 @@ _FWORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*(?: [A-Za-z_][A-Za-z0-9_.\-]*)*"
 _SYM = re.compile(r'[^\s,"#\[\]{}():]+')
 GROUP_KEYS = ("count", "role", "tag", "deal", "prefill", "divert", "refill", "top_face_up", "reveal", "build", "empty", "take", "sequence",
               "dealing", "flip", "turn", "redeals", "redeal")
-DECK_KEYS = ("packs", "ranks", "suits", "values", "marks", "wild")
+DECK_KEYS = ("packs", "ranks", "suits", "values", "marks", "wild", "shuffle")
+MATCH_KEYS = ("seats", "pack", "start_score", "loses_at", "equal_turns", "both_over", "max_turns", "player_x")
 
 
 class Unwritable(ValueError):
@@ -141,6 +146,7 @@ def short_path(path: str) -> str:
 
 
 SAYS = "  \x00"  # where a line's quoted `says` text begins (the writer may move it to a continuation line)
+SAYS_AFTER_COLON = " \x01"  # the same after a colon, where one blank comes before the text (an honour rule)
 
 
 def _says_mark(d) -> str:
@@ -376,6 +382,9 @@ def deck_phrases(deck: dict) -> tuple[list[tuple[str, str]], list[str]]:
             elif key == "wild":
                 if isinstance(v, list):
                     texts = ["wild " + " and ".join(card_text(c) for c in v)] if v else ["no wild cards"]
+            elif key == "shuffle":
+                if isinstance(v, str) and v in SHUFFLES:
+                    texts = [f"shuffle {v}"]
         except (Unwritable, AttributeError, TypeError):
             texts = None
         if texts is None:
@@ -384,6 +393,65 @@ def deck_phrases(deck: dict) -> tuple[list[tuple[str, str]], list[str]]:
             phrases += [(key, t) for t in texts]
     rest += [k for k in deck if k not in DECK_KEYS]
     return phrases, rest
+
+
+def match_phrases(match: dict) -> tuple[list[tuple[str, str]], list[str]]:
+    """The match's phrases [(key, text)] and the keys that need `set`."""
+    phrases, rest = [], []
+    for key in MATCH_KEYS:
+        if key not in match:
+            continue
+        v = match[key]
+        text = None
+        if key == "player_x":
+            texts = player_x_phrases(v)
+            if texts is None:
+                rest.append(key)
+            else:
+                phrases += [(key, t) for t in texts]
+            continue
+        if key in ("seats", "max_turns") and _is_int(v) and v >= 0:
+            text = f"{v} {'seat' if v == 1 else 'seats'}" if key == "seats" else f"at most {v} {'turn' if v == 1 else 'turns'}"
+        elif key in ("start_score", "loses_at") and _is_int(v):
+            text = f"{'start score' if key == 'start_score' else 'loses at'} {v}"
+        elif key == "pack" and isinstance(v, str) and v in MATCH_PACKS:
+            text = MATCH_PACKS[v]
+        elif key == "equal_turns" and isinstance(v, bool):
+            text = "equal turns" if v else "no equal turns"
+        elif key == "both_over" and isinstance(v, str) and v in MATCH_OVER:
+            text = f"both over {MATCH_OVER[v]}"
+        if text is None:
+            rest.append(key)
+        else:
+            phrases.append((key, text))
+    rest += [k for k in match if k not in MATCH_KEYS]
+    return phrases, rest
+
+
+def player_x_phrases(px) -> list[str] | None:
+    """`player x 1 change or revoke`; `player x 2 changes` and `player x may not revoke`; …; None for a map
+    the phrases cannot say (empty, or with other keys or values)."""
+    if not isinstance(px, dict) or not px or set(px) - {"changes", "revoke"}:
+        return None
+    changes, revoke = px.get("changes"), px.get("revoke")
+    if "changes" in px and not (_is_int(changes) and changes >= 0) or "revoke" in px and not isinstance(revoke, bool):
+        return None
+    parts = []
+    if "changes" in px:
+        parts.append(f"player x {changes} {'change' if changes == 1 else 'changes'}{' or revoke' if revoke is True else ''}")
+    if revoke is False or "changes" not in px:
+        parts.append("player x may revoke" if revoke else "player x may not revoke")
+    return parts
+
+
+def honour_text(hid, rule) -> str | None:
+    """`honour ID MOMENT: "says"`, or None when the rule cannot be written so."""
+    if not isinstance(hid, str) or not _CID.fullmatch(hid) or not isinstance(rule, dict) or set(rule) != {"at", "says"}:
+        return None
+    at, says = rule["at"], rule["says"]
+    if not isinstance(at, str) or at not in MOMENT_PHRASES or not isinstance(says, str):
+        return None
+    return f"honour {hid} {MOMENT_PHRASES[at]}:{SAYS_AFTER_COLON}{quote(says)}"
 
 
 def card_text(c) -> str:
@@ -445,7 +513,7 @@ def lose_text(item) -> str | None:
 def change_text(p) -> str:
     """A patch as a rule-change statement (`forbid foundation.build x: …`), or as a flow map when no
     statement says it exactly; parse_change reads it back as the same patch."""
-    return _change_line(p).replace(SAYS, "  ")
+    return _change_line(p).replace(SAYS, "  ").replace(SAYS_AFTER_COLON, " ")
 
 
 def _change_line(p) -> str:
@@ -472,6 +540,10 @@ def _change_statement(p) -> str | None:
         if set(p) != {"revoke"}:
             return None
         return f"revoke {target if _CHANGE_ID.fullmatch(target) else quote(target)}"
+    if verb == "add" and set(p) == {"add", "value"} and target.startswith("honour."):
+        text = honour_text(target[len("honour."):], p["value"])
+        if text is not None:
+            return text
     if not _PATH.fullmatch(target):
         return None
     from kallisti.grammar.rules_front import path_parts, resolve_path, value_kind
@@ -527,13 +599,14 @@ class _Writer:
 
     def emit(self, ind: str, text: str) -> None:
         """Write a line; a quoted `says` text that would make it long goes on a continuation line."""
-        if SAYS in text:
-            head, says = text.split(SAYS, 1)
-            if len(ind) + len(head) + 2 + len(says) > WIDTH:
-                self.out.append(ind + head)
-                self.out.append(ind + STEP + says)
-                return
-            text = f"{head}  {says}"
+        for mark, gap in ((SAYS, "  "), (SAYS_AFTER_COLON, " ")):
+            if mark in text:
+                head, says = text.split(mark, 1)
+                if len(ind) + len(head) + len(gap) + len(says) > WIDTH:
+                    self.out.append(ind + head)
+                    self.out.append(ind + STEP + says)
+                    return
+                text = f"{head}{gap}{says}"
         self.out.append(ind + text)
 
     def comments(self, ind: str, node, key) -> None:
@@ -607,6 +680,12 @@ class _Writer:
                     self.emit(ind, f"{lead} {v}")
                 else:
                     self.set_line(ind, d, key, key, v)
+        if "honour" in d or "match" in d:
+            self.blank()
+        if "honour" in d:
+            self.w_honour(d, ind)
+        if "match" in d:
+            self.w_match(d, ind)
         if "add" in d:
             self.blank()
             block = None
@@ -636,8 +715,7 @@ class _Writer:
                     self.emit(ind + STEP, _change_line(p))
             else:
                 self.set_line(ind, d, "changes", "changes", changes)
-        others = [k for k in d if k not in ("game", "extends", "description", "deck", "piles", "auto", "compulsory", "lose", "win",
-                                            "score", "add", "changes", "")]
+        others = [k for k in d if k not in TOP_KEYS and k != ""]
         if others:
             raise Unwritable(f"{', '.join(map(repr, others))} {'is not a key' if len(others) == 1 else 'are not keys'} of a ruleset file")
         if ind == "" and getattr(d, "comments", {}).get(""):
@@ -682,6 +760,31 @@ class _Writer:
         self.items(ind, "deck:", deck, phrases)
         for key in rest:
             self.set_line(ind, deck, key, f"deck.{key}", deck[key])
+
+    def w_match(self, d, ind):
+        match = d["match"]
+        self.comments(ind, d, "match")
+        if not isinstance(match, dict):
+            self.emit(ind, f"set match {flow(match)}")
+            return
+        phrases, rest = match_phrases(match)
+        self.items(ind, "match:", match, phrases)
+        for key in rest:
+            self.set_line(ind, match, key, f"match.{key}", match[key])
+
+    def w_honour(self, d, ind):
+        honour = d["honour"]
+        texts = [honour_text(k, v) for k, v in honour.items()] if isinstance(honour, dict) else [None]
+        if any(t is None for t in texts):
+            self.set_line(ind, d, "honour", "honour", honour)
+            return
+        self.comments(ind, d, "honour")
+        if not honour:
+            self.emit(ind, "honour: none")
+            return
+        for key, text in zip(honour, texts):
+            self.comments(ind, honour, key)
+            self.emit(ind, text)
 
     def w_piles(self, d, ind):
         piles = d["piles"]

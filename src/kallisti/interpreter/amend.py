@@ -100,6 +100,9 @@ def amend(current: LDict, text: str, *, source: str = "<change>", baseline=None,
         raise KallistiError(Finding("revoke-here", "`revoke` takes back a change of a match's change log; "
                                     "it is handled by the match, not applied to a ruleset", patch.pos or Pos(source, 1, 1)))
     data = apply_all(current, [patch])
+    if data_key(data) == data_key(current):
+        raise KallistiError(Finding("change-nothing", "this change changes nothing: the rules already say so",
+                                    patch.pos or Pos(source, 1, 1)))
     rules = compile_data(data, Pos(source, 1, 1))
     if trial:
         findings = trial_findings(rules, baseline, Pos(source, 1, 1))
@@ -108,17 +111,30 @@ def amend(current: LDict, text: str, *, source: str = "<change>", baseline=None,
     return Amendment(text, patch, data, rules)
 
 
+_trials: "OrderedDict[tuple, object]" = OrderedDict()
+
+
 def trial_findings(rules, baseline, where: Pos, deals: int = TRIAL_DEALS, cap: int = TRIAL_CAP) -> list[Finding]:
     """What goes wrong when `rules` are played on a few seeded deals by a random player (nothing: [])."""
     for k in range(1, deals + 1):
-        outcome = _trial_deal(rules, k, cap)
+        outcome = _trial_outcome(rules, k, cap)
         if isinstance(outcome, Finding):
             return [Finding(outcome.code, outcome.message, where, suggestion=outcome.suggestion)]
-        if outcome == "capped" and (baseline is None or _trial_deal(baseline, k, cap) != "capped"):
+        if outcome == "capped" and (baseline is None or _trial_outcome(baseline, k, cap) != "capped"):
             return [Finding("change-endless", f"with this change, trial deal {k} cannot end within {cap} moves "
                             "(the rules before it could)", where,
                             suggestion="a change may make the game harder, but play must still come to an end")]
     return []
+
+
+def _trial_outcome(rules, k: int, cap: int):
+    """A trial deal's outcome, played once per distinct ruleset (a trial is a pure function of the rules)."""
+    key = (data_key(rules.data), k, cap)
+    if key not in _trials:
+        _trials[key] = _trial_deal(rules, k, cap)
+        if len(_trials) > 4 * MAX_CACHED:
+            _trials.popitem(last=False)
+    return _trials[key]
 
 
 def _trial_deal(rules, k: int, cap: int):

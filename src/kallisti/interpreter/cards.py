@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass
 
 from kallisti.errors import KallistiError, Finding, Pos, did_you_mean
+from kallisti.model.located import plain
 
 NO_CARD_RANK = -100  # rank of the "no card" sentinel (the top of an empty pile): never adjacent to a real rank
 
@@ -25,6 +28,8 @@ class Deck:
     """
 
     def __init__(self, spec: dict):
+        # What the cards are, as text: decks with equal signatures have the same cards (the shuffle setting aside).
+        self.signature = json.dumps({k: v for k, v in plain(spec).items() if k != "shuffle"}, sort_keys=True, ensure_ascii=False)
         self.ranks: tuple[str, ...] = tuple(str(r) for r in spec["ranks"])
         self.suits: tuple[Suit, ...] = tuple(
             Suit(s["name"], s.get("symbol", s["name"][0].upper()), s.get("letter", s["name"][0].upper()), s["color"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,9 +81,14 @@ def parse_file(path: Path, text: str | None = None):
     return data, text
 
 
+@functools.lru_cache(maxsize=None)
+def _validator(kind: str):
+    return jsonschema.Draft202012Validator(schema(kind))
+
+
 def schema_findings(data, kind: str, default: Pos) -> list[Finding]:
     """Every schema violation, each at the position of the node it concerns."""
-    validator = jsonschema.Draft202012Validator(schema(kind))
+    validator = _validator(kind)
     findings = []
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         best = jsonschema.exceptions.best_match([err])

@@ -15,6 +15,8 @@ RULE_SCOPES = {"build": C.BUILD_SCOPE, "empty": C.EMPTY_SCOPE, "take": C.TAKE_SC
                "dealing": C.PILE_STATE_SCOPE}
 MAX_PILES = 400
 MAX_CLAUSES = 500
+MAX_TABLES = 2048
+_tables: dict[tuple, bytes] = {}  # rule tables by (deck, kind of table, clauses)
 
 
 @dataclass(frozen=True)
@@ -64,10 +66,19 @@ class Rule:
         self.residual = tuple(c for c in clauses if c not in tabled)
         if not tabled:
             return
-        if any("top" in c.uses for c in tabled) or kind in ("build", "sequence"):
-            self.pair_table = self._tabulate_pairs(deck, tabled)
+        pairs = any("top" in c.uses for c in tabled) or kind in ("build", "sequence")
+        # A table depends only on the deck and the clauses' expressions: rulesets that share them (the
+        # variants a match compiles as rule changes come and go) share the table.
+        key = (deck.signature, pairs, tuple((c.kind, c.text) for c in tabled))
+        table = _tables.get(key)
+        if table is None:
+            table = self._tabulate_pairs(deck, tabled) if pairs else self._tabulate_cards(deck, tabled)
+            if len(_tables) < MAX_TABLES:
+                _tables[key] = table
+        if pairs:
+            self.pair_table = table
         else:
-            self.card_table = self._tabulate_cards(deck, tabled)
+            self.card_table = table
 
     @staticmethod
     def _passes(clauses, ctx) -> bool:

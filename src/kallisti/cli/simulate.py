@@ -16,6 +16,7 @@ from kallisti.solver.simulate import DEFAULT_CAP, SimulationResult, simulate as 
 class Strategy(str, Enum):
     random = "random"
     greedy = "greedy"
+    search = "search"
 
 
 class Format(str, Enum):
@@ -39,6 +40,25 @@ def render_text(result: SimulationResult, seed: int, cap: int) -> str:
     ])
 
 
+def render_matches(record: dict, seed: int) -> str:
+    """The text report of bot-versus-bot matches: seats, scores, and the rule changes imposed."""
+    last = seed + record["deals"] - 1
+    lines = [f"{record['game']}: {record['deals']} matches (seeds {seed}..{last}), {record['strategy']} bots, "
+             f"{record['turns']} turns in all"]
+    for s in record["seats"]:
+        lines.append(f"  {s['name']:<8} wins {s['wins']:>4}   mean total {s['mean_score']:>8}   changes imposed on it "
+                     f"{s['changes_imposed_on']:>4}")
+    ch = record["changes"]
+    lines.append(f"  rule changes imposed {ch['imposed']}, revoked {ch['revoked']}; most often:")
+    for text, count in list(ch["by_change"].items())[:8]:
+        lines.append(f"    {count:>4}  {text}")
+    for r in record["results"]:
+        lines.append(f"  match {r['seed']}: {r['loser'] or 'nobody'} loses, totals {r['totals']}, {r['turns']} turns, "
+                     f"{r['changes']} changes")
+    lines.append(f"  time    {record['seconds']:.2f}s")
+    return "\n".join(lines)
+
+
 def _run(rules, deals: int, seed: int, strategy: str, cap: int) -> SimulationResult:
     """The simulation, with a progress bar on stderr when it is a terminal."""
     if not sys.stderr.isatty():
@@ -56,18 +76,30 @@ def simulate(
     game: str = typer.Argument(..., metavar="GAME|FILE", help="A shipped game's name or a ruleset file."),
     deals: int = typer.Option(100, "--deals", "-n", min=1, help="How many deals to play."),
     seed: int = typer.Option(1, "--seed", "-s", min=0, help="Seed of the first deal; the others follow it."),
-    strategy: Strategy = typer.Option(Strategy.greedy, "--strategy", help="How moves are chosen."),
+    strategy: Strategy = typer.Option(None, "--strategy", help="How moves are chosen (default: greedy for a patience, "
+                                      "search for the bots of a match)."),
     cap: int = typer.Option(DEFAULT_CAP, "--cap", min=1, help="Most moves per deal; a deal that reaches it is `capped`."),
     format: Format = typer.Option(Format.text, "--format", help="Output format."),
 ) -> None:
-    """Play many deals with a strategy and report how many were won, with a 95% confidence interval."""
+    """Play many deals with a strategy and report how many were won, with a 95% confidence interval.
+
+    For a game of several players, each "deal" is one whole match between bots, and the report
+    gives every seat's wins and mean score and the rule changes the bots imposed on each other.
+    """
     try:
         rules = load_ruleset(game)
     except KallistiError as exc:
         for f in exc.findings:
             typer.echo(str(f), err=True)
         raise typer.Exit(2 if any(f.code == "unknown-game" and f.pos.source == game for f in exc.findings) else 1)
-    result = _run(rules, deals, seed, strategy.value, cap)
+    if rules.match is not None:
+        from kallisti.solver.simulate import simulate_matches
+
+        result = simulate_matches(rules, deals, seed, (strategy or Strategy.search).value)
+        record = result.as_dict()
+        typer.echo(json.dumps(record, ensure_ascii=False) if format == Format.json else render_matches(record, seed))
+        return
+    result = _run(rules, deals, seed, (strategy or Strategy.greedy).value, cap)
     if format == Format.json:
         typer.echo(json.dumps(result.as_dict(), ensure_ascii=False))
     else:

@@ -342,7 +342,7 @@ class Match:
         replaced by a fresh one, in card-id order.
         """
         slot = self.current if len(self.packs) > 1 else 0
-        signature = amend.data_key(rules.data["deck"])
+        signature = rules.deck.signature
         held = self.packs[slot]
         pack = list(held[1]) if held is not None and held[0] == signature else list(range(rules.deck.size))
         if self.shuffle_choice:

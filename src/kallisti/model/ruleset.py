@@ -284,7 +284,19 @@ class Ruleset:
                     uses |= comp.uses
                     clauses.append(Clause(cl["id"], kind, comp.fn, comp.text, cl.get("says", ""), cpos, cl.get("macro"), comp.uses))
                 clause_total += len(clauses)
-                rules[key] = Rule(f"piles.{name}.{key}", name, key, clauses, frozenset(uses), self.deck)
+                try:
+                    rules[key] = Rule(f"piles.{name}.{key}", name, key, clauses, frozenset(uses), self.deck)
+                except C.RuleRuntimeError as exc:
+                    # Tabulating runs the rule on every pair of cards: one that fails for some card fails here.
+                    where = at("piles", name, key)
+                    for clause in clauses:  # point at the clause that fails
+                        try:
+                            Rule("", name, key, [clause], clause.uses, self.deck)
+                        except C.RuleRuntimeError:
+                            where = clause.pos
+                            break
+                    findings.append(Finding("rule-error", f"piles.{name}.{key} fails for some cards: {exc}", where))
+                    rules[key] = Rule(f"piles.{name}.{key}", name, key, [], frozenset(), self.deck)
             prefill = None
             if "prefill" in g:
                 try:

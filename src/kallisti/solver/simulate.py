@@ -128,3 +128,62 @@ def simulate(rules, deals: int, seed: int, strategy: str, cap: int = DEFAULT_CAP
     return SimulationResult(
         game=rules.name, strategy=strategy, deals=deals, won=count[WON], lost=count[LOST], capped=count[CAPPED],
         moves=sum(o.moves for o in outcomes), seconds=seconds, outcomes=tuple(outcomes))
+
+
+@dataclass(frozen=True)
+class MatchSimulation:
+    """The totals of bot-versus-bot matches; `as_dict()` is the JSON form (docs/model.md §13)."""
+
+    game: str
+    strategy: str
+    matches: tuple  # the finished Match objects, in seed order
+    seconds: float
+
+    def as_dict(self) -> dict:
+        n = len(self.matches)
+        first_won = sum(1 for m in self.matches if m.result.loser is not None and m.result.loser != 0)
+        first_lost = sum(1 for m in self.matches if m.result.loser == 0)
+        capped = sum(1 for m in self.matches if m.turn >= m.base.match.max_turns)
+        low, high = wilson(first_won, n)
+        seats = []
+        for s, seat in enumerate(self.matches[0].seats if self.matches else ()):
+            wins = sum(1 for m in self.matches if m.result.loser is not None and m.result.loser != s)
+            mean = sum(m.totals[s] for m in self.matches) / n
+            imposed = sum(1 for m in self.matches for c in m.changes if c.target == s)
+            seats.append({"name": seat.name, "strategy": seat.strategy, "wins": wins, "mean_score": round(mean, 2),
+                          "changes_imposed_on": imposed})
+        by_text: dict[str, int] = {}
+        for m in self.matches:
+            for c in m.changes:
+                by_text[c.text] = by_text.get(c.text, 0) + 1
+        return {
+            "game": self.game, "strategy": self.strategy, "deals": n, "won": first_won, "lost": first_lost,
+            "capped": capped, "moves": sum(len([e for e in m.events if e["type"] == "move"]) for m in self.matches),
+            "seconds": round(self.seconds, 3), "win_rate": first_won / n if n else 0.0, "ci95": [low, high],
+            "seats": seats,
+            "turns": sum(m.turn for m in self.matches),
+            "changes": {"imposed": sum(len(m.changes) for m in self.matches),
+                        "revoked": sum(1 for m in self.matches for c in m.changes if not c.active),
+                        "by_change": dict(sorted(by_text.items(), key=lambda kv: (-kv[1], kv[0])))},
+            "results": [{"seed": m.seed, "loser": None if m.result.loser is None else m.seats[m.result.loser].name,
+                         "totals": list(m.totals), "turns": m.turn, "changes": len(m.changes)} for m in self.matches],
+        }
+
+
+def simulate_matches(rules, matches: int, seed: int, strategy: str,
+                     progress: Callable[[object], None] | None = None) -> MatchSimulation:
+    """Play `matches` bot-versus-bot matches with seeds `seed`, `seed + 1`, …; every seat plays `strategy`."""
+    from kallisti.interpreter.match import Match, Seat
+    from kallisti.solver.bots import Bots
+
+    make_strategy(strategy, seed)  # refuse an unknown strategy before any work
+    start = time.perf_counter()
+    done = []
+    for i in range(matches):
+        seats = [Seat(f"bot{s + 1}", strategy) for s in range(rules.match.seats)]
+        match = Match(rules, seats, seed + i)
+        Bots(match).act()
+        done.append(match)
+        if progress is not None:
+            progress(match)
+    return MatchSimulation(rules.name, strategy, tuple(done), time.perf_counter() - start)

@@ -1,6 +1,8 @@
 """Benchmark: random playouts of Forty Thieves through kallisti and through the hand-written reference.
 
-Usage: python benchmarks/run.py [--deals N] [--rounds R] [--cap MOVES]
+Usage: python benchmarks/run.py [--deals N] [--rounds R] [--cap MOVES] [--matches M] [--no-match]
+
+Then the cost of checking a rule change, and of whole Discordian matches between bots.
 
 Both play random legal moves from the same deals (kallisti's own shuffle of seeds 1..N) until no
 move is left or the cap; each round times the two in turn, and the ratio quoted is the median of the
@@ -48,6 +50,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--cap", type=int, default=1000)
+    parser.add_argument("--matches", type=int, default=3, help="Discordian bot-versus-bot matches to time")
+    parser.add_argument("--no-match", action="store_true", help="only the Forty Thieves playouts")
     args = parser.parse_args()
     rules = load_ruleset("forty-thieves")
     deck = rules.deck
@@ -64,6 +68,43 @@ def main() -> None:
     print(f"kallisti   {statistics.median(ours):>10,.0f} moves/s  ({km:,} moves a round)")
     print(f"reference  {statistics.median(theirs):>10,.0f} moves/s  ({rm:,} moves a round)")
     print(f"ratio      {statistics.median(ratios):10.2f}  (kallisti / reference, median of rounds; min {min(ratios):.2f}, max {max(ratios):.2f})")
+    if not args.no_match:
+        rule_changes(args.rounds)
+        matches(args.matches)
+
+
+def rule_changes(rounds: int) -> None:
+    """The cost of checking a rule change (parse, apply, check, compile, trial), fresh and when seen before."""
+    from kallisti.catalogue import load_catalogue
+    from kallisti.interpreter import amend
+
+    rules = load_ruleset("discordian")
+    entries = load_catalogue("discordian")
+    fresh, again = [], []
+    for _ in range(rounds):
+        amend._cache.clear()
+        amend._trials.clear()
+        for times in (fresh, again):
+            start = time.perf_counter()
+            for entry in entries:
+                amend.amend(rules.data, entry.change, baseline=rules)
+            times.append((time.perf_counter() - start) / len(entries))
+    print(f"Discordian rule changes: {len(entries)} catalogue changes checked, {rounds} rounds")
+    print(f"check      {1000 * statistics.median(fresh):10.1f} ms a change, fresh; {1000 * statistics.median(again):.1f} ms "
+          "when its ruleset was seen before")
+
+
+def matches(count: int) -> None:
+    """Whole bot-versus-bot matches of Discordian Solitaire (search bots, Player X included)."""
+    from kallisti.solver.simulate import simulate_matches
+
+    rules = load_ruleset("discordian")
+    result = simulate_matches(rules, count, 1, "search")
+    record = result.as_dict()
+    print(f"Discordian matches: {count} bot-versus-bot matches, {record['turns']} turns, {record['changes']['imposed']} "
+          f"rule changes imposed")
+    print(f"match      {result.seconds / count:10.2f} s a match, {1000 * result.seconds / record['turns']:.0f} ms a turn "
+          "(its moves, the bots' shuffling choices and Player X's weighing of changes)")
 
 
 if __name__ == "__main__":

@@ -221,3 +221,15 @@ def test_list_names_every_shipped_game_whatever_its_syntax():
     assert len(lines) == len(shipped_games())
     assert any(line.startswith("emperor ") and "(extends forty-thieves)" in line for line in lines)  # a .rules file
     assert any(line.startswith("spider ") and line.rstrip().endswith("Spider") for line in lines)
+
+
+def test_a_match_shows_its_honour_rules_its_match_and_a_changed_players_rules():
+    from kallisti.interpreter import amend
+
+    rules = load_ruleset("discordian")
+    text = rules_text(rules)
+    assert "no-spitting (match start): Don't spit on the other player." in text
+    assert "a total that reaches 230 loses" in text and "the pack is shuffled before each deal" in text
+    changed = amend.amend(rules.data, "set deck.shuffle optional", baseline=rules).rules
+    assert "the player chooses whether to shuffle" in rules_text(changed)
+    assert "Match" not in rules_text(load_ruleset("forty-thieves")).split("\n")

@@ -77,7 +77,34 @@ def rules_text(rules) -> str:
             out.append(f"  {item['says']}")
     out.append("lose: when no legal move is left and the game is not won")
     out.append(f"score: {_expr(data['score'])}")
+    if rules.honour:
+        out += ["", "Honour rules", "------------", "shown at their moment of play; the player acknowledges each:"]
+        out += [f"{h.id} ({h.at.replace('-', ' ')}): {h.says}" for h in rules.honour]
+    if rules.match is not None:
+        out += ["", "Match", "-----"] + _match_lines(rules.match)
     return "\n".join(out)
+
+
+SHUFFLES = {"always": "the pack is shuffled before each deal", "optional": "the player chooses whether to shuffle before "
+            "each deal", "never": "the pack is never shuffled: each deal is the pack as it was gathered"}
+
+
+def _match_lines(m) -> list[str]:
+    """A match's rules in words."""
+    lines = [f"{m.seats} players take turns, each turn one deal; its score is added to the player's total",
+             f"{'each player keeps hir own pack' if m.pack == 'per-seat' else 'one pack serves every player'}",
+             f"totals start at {m.start_score}; a total that reaches {m.loses_at} loses"]
+    if m.equal_turns:
+        both = {"higher-loses": "the higher total loses", "first-loses": "the first to reach it loses",
+                "draw": "the match is drawn"}[m.both_over]
+        lines.append(f"the round is finished first, so every player has as many turns; if several totals reach it, {both}")
+    lines.append(f"at most {m.max_turns} turns; then the higher total loses")
+    if m.changes or m.revoke:
+        what = [f"change {_count(m.changes, 'rule')} for the player who has just played"] if m.changes else []
+        if m.revoke:
+            what.append("revoke a change that player imposed on hir")
+        lines.append("after each turn the next player (Player X) may " + ", or instead ".join(what))
+    return lines
 
 
 def _deck_lines(rules) -> list[str]:
@@ -92,6 +119,8 @@ def _deck_lines(rules) -> list[str]:
         lines.append(f"{_count(len(packs), 'pack')}: {'; '.join(parts)}: {deck.size} cards")
     lines.append(f"ranks, low to high: {' '.join(deck.ranks)} (first {deck.ranks[0]}, last {deck.ranks[-1]})")
     lines.append("suits: " + ", ".join(f"{s.name} {s.symbol} {s.letter} ({s.color})" for s in deck.suits))
+    if spec.get("shuffle", "always") != "always" or rules.match is not None:
+        lines.append(SHUFFLES[spec.get("shuffle", "always")])
     values = spec.get("values") or {}
     if values:
         lines.append("values: " + ", ".join(f"{r} = {' or '.join(map(str, v)) if isinstance(v, list) else v}" for r, v in values.items()))

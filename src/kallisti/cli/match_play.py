@@ -109,11 +109,14 @@ class _MatchSession:
             self.out(f"{name} is Player X: `rule CHANGE` to change a rule for {target}{revoke}, or `pass`")
 
     def _turn_banner(self) -> None:
+        """Who plays, every player's total, and the rules imposed on each player."""
         m = self.match
         seat = m.current
-        self.out(f"-- turn {m.turn}: {m.seats[seat].name} to play (total {m.totals[seat]}, loses at {m.loses_at(seat)})")
-        for line in self._changes_lines(seat):
-            self.out("   " + line)
+        self.out(f"-- turn {m.turn}: {m.seats[seat].name} to play; scores: "
+                 + ", ".join(f"{s.name} {t} (loses at {m.loses_at(i)})" for i, (s, t) in enumerate(zip(m.seats, m.totals))))
+        for s in range(len(m.seats)):
+            for line in self._changes_lines(s):
+                self.out("   " + line)
 
     def _changes_lines(self, seat: int) -> list[str]:
         active = self.match.active_changes(seat)

@@ -40,7 +40,7 @@ def test_a_change_that_makes_play_endless_is_refused(still):
     # Any card on any pile, and on a space: a card can shuttle between the two piles for ever.
     with pytest.raises(KallistiError) as refused:
         amend.amend(still.data, SHUTTLE, baseline=still)
-    assert "cannot end within" in str(refused.value)
+    assert "no trial deal ends within" in str(refused.value)
 
 
 def test_an_endless_game_may_stay_endless_when_it_already_was(still):

@@ -29,8 +29,9 @@ commands:
   hint          suggest a move (the exact command to type)
   moves         list every legal move
   table         show the table again
-  rule CHANGE   change a rule from the next move, e.g. `rule set tableau.count 12` or
-                `rule forbid foundation.build "no kings": card.rank == K` (undo takes it back)
+  rule CHANGE   change a rule from the next move, e.g. `rule forbid foundation.build "no kings": card.rank == K`
+                (undo takes it back); a change to the deck or the piles, e.g. `rule set tableau.count 12`,
+                waits for the next deal
   new [N]       deal again (deal N), under any rule change waiting for the next deal
   save FILE     save the game;  load FILE  replace it with a saved one
   help          this text
@@ -285,11 +286,22 @@ class _Session:
     def __init__(self, game, out: Out, err: Out, color: bool):
         self.game, self.out, self.err, self.color = game, out, err, color
         self.watcher = None
-        self.next_rules = None  # rules adopted for the next deal (they change the deck or the piles)
+        # Changes that cannot apply to the cards on the table wait for the next deal: `rule` and `rules`
+        # events in order, each with the length of the game's log when it was made, so that undo takes
+        # back the latest one only while nothing has happened in the game since.
+        self.waiting: list[tuple[dict, int]] = []
+        self.unwaited: list[tuple[dict, int]] = []  # waiting changes taken back by undo, for redo
 
     # -- rule changes during play ------------------------------------------------------------
+    def next_rules(self):
+        """The rules the next deal is dealt under: those in play with the waiting changes applied."""
+        from kallisti.interpreter.save import next_deal_rules
+
+        return next_deal_rules(self.game.rules, [event for event, _ in self.waiting])
+
     def rule(self, text: str) -> None:
         """`rule CHANGE`: check the change completely, then play on under it (undo steps back over it)."""
+        from kallisti.interpreter import amend
         from kallisti.interpreter.game import LayoutChanged
         from kallisti.interpreter.save import adopt_change
 
@@ -298,25 +310,37 @@ class _Session:
             return
         before = self.game.rules
         try:
-            adopted = adopt_change(self.game, text)
+            upcoming = self.next_rules()
+            # Checked against the rules of the next deal: with nothing waiting, those in play.
+            amend.amend(upcoming.data, text, baseline=upcoming)
         except KallistiError as exc:
-            self.out("change refused; the rules stay as they were:")
-            for finding in exc.findings:
-                self.out(f"  {finding}")
+            self._refused("change refused; the rules stay as they were:", exc.findings)
             return
+        try:
+            adopt_change(self.game, text)
         except LayoutChanged:
-            from kallisti.interpreter import amend
-
-            adopted = amend.amend(before.data, text, baseline=before)
-            self._next_deal(adopted.rules, before)
+            self._wait({"type": "rule", "text": text}, upcoming,
+                       "this changes the deck or the piles: it takes effect from the next deal (`new` deals again)")
+            return
+        except KallistiError:
+            self._wait({"type": "rule", "text": text}, upcoming,
+                       "this fits only the rules of the next deal, with the changes waiting for it: it takes effect from "
+                       "the next deal too")
             return
         self.out(f"rule changed, from the next move: {text}")
-        self._show_diff(before, adopted.rules)
+        self._show_diff(before, self.game.rules)
 
-    def _next_deal(self, rules, before) -> None:
-        self.next_rules = rules
-        self.out("this changes the deck or the piles: it takes effect from the next deal (`new` deals again)")
-        self._show_diff(before, rules)
+    def _wait(self, event: dict, upcoming, why: str) -> None:
+        """Keep a change for the next deal and show what it does to that deal's rules."""
+        self.waiting.append((event, len(self.game.events)))
+        self.unwaited.clear()
+        self.out(why)
+        self._show_diff(upcoming, self.next_rules())
+
+    def _refused(self, headline: str, findings) -> None:
+        self.out(headline)
+        for finding in findings:
+            self.out(f"  {finding}")
 
     def _show_diff(self, before, after) -> None:
         from kallisti.model.diff import ruleset_diff
@@ -325,7 +349,10 @@ class _Session:
             self.out("   " + line)
 
     def check_watch(self) -> None:
-        """Between commands: adopt the watched file's new rules, or report why they are refused."""
+        """Between commands: adopt the watched file's new rules, or report why they are refused.
+
+        The file describes the whole ruleset: when it is adopted, nothing typed before waits for the next deal.
+        """
         from kallisti.interpreter import amend
         from kallisti.interpreter.game import LayoutChanged
         from kallisti.interpreter.save import adopt_rules
@@ -335,37 +362,105 @@ class _Session:
         new = self.watcher.poll()
         if new is None:
             return
+        path = self.watcher.path
+        refused = f"{path} changed but cannot be used; play goes on under the old rules:"
         if isinstance(new, KallistiError):
-            self.out(f"{self.watcher.path} changed but cannot be used; play goes on under the old rules:")
-            for finding in new.findings:
-                self.out(f"  {finding}")
+            self._refused(refused, new.findings)
             return
         before = self.game.rules
-        findings = amend.trial_findings(new, before, Pos(str(self.watcher.path), 1, 1))
+        findings = amend.trial_findings(new, before, Pos(str(path), 1, 1))
         if findings:
-            self.out(f"{self.watcher.path} changed but cannot be used; play goes on under the old rules:")
-            for finding in findings:
-                self.out(f"  {finding}")
+            self._refused(refused, findings)
+            return
+        for finding in new.findings:  # warnings: the rules are used all the same
+            self.out(f"  {finding}")
+        if amend.data_key(new.data) == amend.data_key(before.data):
+            if self.waiting:
+                self.out(f"{path} reloaded: it says the rules in play; nothing waits for the next deal any more")
+                self.waiting.clear()
+                self.unwaited.clear()
+            else:
+                self.out(f"{path} reloaded: no rule changed")
             return
         try:
-            adopt_rules(self.game, new, str(self.watcher.path))
+            upcoming = self.next_rules()
+        except KallistiError:
+            upcoming = before
+        try:
+            adopt_rules(self.game, new, str(path))
         except LayoutChanged:
-            self._next_deal(new, before)
+            self.waiting.clear()
+            self._wait({"type": "rules", "file": str(path), "resolved": new.plain()}, upcoming,
+                       f"{path} reloaded: it changes the deck or the piles, so it takes effect from the next deal "
+                       "(`new` deals again)")
             return
-        self.out(f"{self.watcher.path} reloaded: the new rules apply from the next move")
+        self.waiting.clear()
+        self.unwaited.clear()
+        self.out(f"{path} reloaded: the new rules apply from the next move")
         self._show_diff(before, new)
 
+    def undo(self) -> None:
+        """`u`: take back the last step: a change waiting for the next deal, a rule change or a move."""
+        from kallisti.interpreter.game import RuleStep
+
+        game = self.game
+        if self.waiting and self.waiting[-1][1] == len(game.events):
+            before = self.next_rules()
+            self.unwaited.append(self.waiting.pop())
+            self.out("undone: the change waiting for the next deal")
+            self._show_diff(before, self.next_rules())
+            return
+        if not game.undo():
+            self.out("nothing to undo")
+            return
+        steps = [rec for rec in game.redo_stack[-1] if isinstance(rec, RuleStep)]
+        self.out("undone: the rule change" if steps else "undone")
+        for step in steps:
+            self._show_diff(step.after, step.before)
+        self.show_table()
+
+    def redo(self) -> None:
+        """`r`: make again the step undo took back last."""
+        from kallisti.interpreter.game import RuleStep
+
+        game = self.game
+        if self.unwaited and self.unwaited[-1][1] == len(game.events):
+            before = self.next_rules()
+            self.waiting.append(self.unwaited.pop())
+            self.out("redone: the change waits for the next deal again")
+            self._show_diff(before, self.next_rules())
+            return
+        if not game.redo():
+            self.out("nothing to redo")
+            return
+        steps = [rec for rec in game.history[-1] if isinstance(rec, RuleStep)]
+        self.out("redone: the rule change" if steps else "redone")
+        for step in steps:
+            self._show_diff(step.before, step.after)
+        self.show_table()
+
     def new_deal(self, arg: str) -> None:
-        """`new [SEED]`: a new deal, under the rules adopted for it if any."""
+        """`new [SEED]`: a new deal, under the changes waiting for it if any."""
         from kallisti.interpreter.game import Game
 
-        rules = self.next_rules or self.game.rules
         if arg and not arg.isdigit():
             self.out("new takes a deal number, e.g. `new 7`")
             return
+        try:
+            rules = self.next_rules()
+        except KallistiError as exc:
+            self._refused("the changes waiting for the next deal no longer fit the rules in play; they are dropped:",
+                          exc.findings)
+            rules = self.game.rules
         seed = int(arg) if arg else (self.game.seed or 0) + 1
-        self.game = Game(rules, seed=seed)
-        self.next_rules = None
+        try:
+            game = Game(rules, seed=seed)
+        except KallistiError as exc:
+            self._refused("the new deal cannot be made:", exc.findings)
+            return
+        self.game = game
+        self.waiting.clear()
+        self.unwaited.clear()
         self.out(title(self.game))
         self.show_table()
 
@@ -396,9 +491,9 @@ class _Session:
         elif len(words) == 1 and verb in ("table", "l"):
             self.show_table()
         elif len(words) == 1 and verb in ("u", "undo"):
-            self._changed(game.undo(), "undone", "nothing to undo")
+            self.undo()
         elif len(words) == 1 and verb in ("r", "redo"):
-            self._changed(game.redo(), "redone", "nothing to redo")
+            self.redo()
         elif len(words) == 1 and verb in ("a", "auto"):
             made = game.play_auto()
             if made:
@@ -426,13 +521,6 @@ class _Session:
             self._move(line)
         return None
 
-    def _changed(self, done: bool, yes: str, no: str) -> None:
-        if done:
-            self.out(yes)
-            self.show_table()
-        else:
-            self.out(no)
-
     def _move(self, line: str) -> None:
         game = self.game
         try:
@@ -456,18 +544,20 @@ class _Session:
             return None
         if verb == "save":
             try:
-                save_game(self.game, Path(name))
+                save_game(self.game, Path(name), [event for event, _ in self.waiting])
             except OSError as exc:
                 self.out(f"cannot save to {name}: {exc.strerror or exc}")
                 return None
             self.out(f"saved to {name}")
             return None
         try:
-            self.game = load_game(Path(name))
+            self.game, waiting = load_game(Path(name), with_next_deal=True)
         except KallistiError as exc:
             for finding in exc.findings:
                 self.err(str(finding))
             return BAD_INPUT
+        self.waiting = [(event, len(self.game.events)) for event in waiting]
+        self.unwaited.clear()
         self.out(f"loaded {name}: {title(self.game)}, {_moves(self.game.moves_made)} made")
         self.show_table()
         return None

@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from kallisti.errors import Finding, KallistiError, Pos
@@ -22,11 +23,15 @@ def ruleset_hash(resolved: dict) -> str:
     return hashlib.sha256(json.dumps(resolved, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
-def game_to_data(game) -> dict:
-    """A game as plain data: enough to rebuild it exactly on any machine."""
+def game_to_data(game, next_deal: Sequence[dict] = ()) -> dict:
+    """A game as plain data: enough to rebuild it exactly on any machine.
+
+    `next_deal` holds the changes waiting for the next deal (they alter the deck or the piles),
+    as `rule` and `rules` events like those of the log.
+    """
     rules = game.initial_rules  # changes made during play are events of the log
     resolved = rules.plain()
-    return {
+    data = {
         "format": FORMAT,
         "version": VERSION,
         "game": rules.name,
@@ -38,6 +43,9 @@ def game_to_data(game) -> dict:
         "deal": {"seed": game.seed, "order": list(game.order), "cards": " ".join(game.deck.ascii_name(c) for c in game.order)},
         "events": list(game.events),
     }
+    if next_deal:
+        data["next_deal"] = [dict(ev) for ev in next_deal]
+    return data
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -59,12 +67,15 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
-def save_game(game, path: Path) -> None:
-    write_atomic(Path(path), json.dumps(game_to_data(game), indent=1, ensure_ascii=False) + "\n")
+def save_game(game, path: Path, next_deal: Sequence[dict] = ()) -> None:
+    write_atomic(Path(path), json.dumps(game_to_data(game, next_deal), indent=1, ensure_ascii=False) + "\n")
 
 
-def load_game(path: Path):
-    """Rebuild a saved game: its ruleset, its deal, then every event replayed in order."""
+def load_game(path: Path, *, with_next_deal: bool = False):
+    """Rebuild a saved game: its ruleset, its deal, then every event replayed in order.
+
+    With `with_next_deal`, (game, the changes waiting for its next deal), each checked against its rules.
+    """
     from kallisti.textfiles import read_text
 
     path = Path(path)
@@ -73,7 +84,25 @@ def load_game(path: Path):
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise KallistiError(Finding("save-syntax", f"not a kallisti save: {exc.msg}", Pos(str(path), exc.lineno, exc.colno))) from None
-    return game_from_data(data, str(path))
+    game = game_from_data(data, str(path))
+    waiting = next_deal_from_data(data, game, str(path))
+    return (game, waiting) if with_next_deal else game
+
+
+def next_deal_from_data(data: dict, game, source: str = "<save>") -> list[dict]:
+    """The changes a save keeps for the next deal, once they are known to apply to the game's rules."""
+    waiting = data.get("next_deal", []) if isinstance(data, dict) else []
+    if not isinstance(waiting, list) or not all(isinstance(ev, dict) and ev.get("type") in ("rule", "rules") for ev in waiting):
+        raise KallistiError(Finding("save-shape", "the save's next_deal must be a list of `rule` and `rules` events", Pos(source)))
+    try:
+        next_deal_rules(game.rules, waiting, source)
+    except (KeyError, TypeError):
+        raise KallistiError(Finding("save-shape", "a change waiting for the next deal lacks its text or its rules",
+                                    Pos(source))) from None
+    except KallistiError as exc:
+        raise KallistiError(Finding("save-event", f"a change waiting for the next deal cannot be applied: "
+                                    f"{exc.findings[0].message}", Pos(source))) from None
+    return [dict(ev) for ev in waiting]
 
 
 def game_from_data(data: dict, source: str = "<save>"):
@@ -152,6 +181,24 @@ def adopt_change(game, text: str, source: str = "<change>"):
     adopted = amend.amend(game.rules.data, text, source=source, baseline=game.rules)
     game.change_rules(adopted.rules, {"type": "rule", "text": text})
     return adopted
+
+
+def next_deal_rules(rules, waiting: Sequence[dict], source: str = "<next deal>"):
+    """The rules of the next deal: `rules` with the waiting `rule` and `rules` events applied in order.
+
+    A `rules` event (a reloaded file) is a whole ruleset: it replaces what came before it.
+    """
+    from kallisti.interpreter import amend
+
+    if not waiting:
+        return rules
+    data = rules.data
+    for ev in waiting:
+        if ev["type"] == "rule":
+            data = amend.apply_all(data, [amend.parse(str(ev["text"]), source)])
+        else:
+            data = compile_resolved(ev["resolved"], source).data
+    return amend.compile_data(data, Pos(source))
 
 
 def adopt_rules(game, rules, file: str = "") -> None:

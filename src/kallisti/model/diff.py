@@ -6,23 +6,40 @@ from typing import Any
 
 from kallisti.model.located import plain
 
+MAX_SHOWN = 120  # characters of one value shown in a diff line; a long text is cut with `…`
+PROVENANCE = ("macro",)  # clause keys that say where a clause came from, not what it means
+
 
 def _is_clause_list(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(c, dict) and "id" in c for c in value)
 
 
+def _is_condition(value: Any) -> bool:
+    return isinstance(value, dict) and ("require" in value or "forbid" in value)
+
+
+def _meaning(clause: dict) -> dict:
+    """A clause without its provenance: two clauses that differ only in the macro they came from mean the same."""
+    return {k: v for k, v in clause.items() if k not in PROVENANCE}
+
+
 def _show(value: Any) -> str:
-    if isinstance(value, dict) and ("require" in value or "forbid" in value):
+    text = _text(value)
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…"
+
+
+def _text(value: Any) -> str:
+    if _is_condition(value):
         kind = "require" if "require" in value else "forbid"
-        return f"{kind} {value[kind]}" + (f"  ({value['says']})" if value.get("says") else "")
+        return f"{kind} {_text(value[kind])}" + (f"  ({value['says']})" if value.get("says") else "")
     if isinstance(value, str):
-        return value if value and "\n" not in value else repr(value)
+        return value if value and "\n" not in value.strip() else repr(value.strip())
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
+        return "[" + ", ".join(_text(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_show(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{k}: {_text(v)}" for k, v in value.items() if k not in PROVENANCE) + "}"
     return str(value)
 
 
@@ -30,7 +47,9 @@ def ruleset_diff(before: dict, after: dict) -> list[str]:
     """Lines `~ path: old -> new`, `+ path: value`, `- path: value`, in the order of the rulesets' keys.
 
     Clause lists (rules, automatic and compulsory moves, loss conditions) are compared clause by
-    clause by id, so adding one clause shows as one line, not as a changed list.
+    clause by id, so adding one clause shows as one line, not as a changed list; a changed
+    condition shows whole, a changed clause of another kind (an automatic move) field by field.
+    A clause that now comes from another macro but means the same is no difference.
     """
     out: list[str] = []
     _walk(plain(before), plain(after), "", out)
@@ -56,8 +75,12 @@ def _walk(a: Any, b: Any, path: str, out: list[str]) -> None:
         for cid, clause in ids_a.items():
             if cid not in ids_b:
                 out.append(f"- {path} {cid}: {_show(clause)}")
-            elif clause != ids_b[cid]:
-                out.append(f"~ {path} {cid}: {_show(clause)} -> {_show(ids_b[cid])}")
+            elif _meaning(clause) != _meaning(ids_b[cid]):
+                new = ids_b[cid]
+                if _is_condition(clause) and _is_condition(new):
+                    out.append(f"~ {path} {cid}: {_show(clause)} -> {_show(new)}")
+                else:
+                    _walk(_meaning(clause), _meaning(new), f"{path} {cid}", out)
         for cid, clause in ids_b.items():
             if cid not in ids_a:
                 out.append(f"+ {path} {cid}: {_show(clause)}")

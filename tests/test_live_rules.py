@@ -402,3 +402,25 @@ def _only_in_suit(before, after, seed: int) -> str | None:
     old, new = Game(before, seed=seed), Game(after, seed=seed)
     moves = sorted(legal(new) - legal(old))
     return moves[0] if moves else None
+
+
+def test_an_honour_rule_imposed_in_play_waits_for_its_acknowledgement_before_each_move(tmp_path):
+    from kallisti.cli.play import run_session
+    from kallisti.interpreter.game import Game
+    from kallisti.interpreter.save import load_game
+    from kallisti.model.ruleset import load_ruleset
+    from kallisti.solver.strategies import hint
+    from kallisti.interpreter.notation import describe
+
+    game = Game(load_ruleset("forty-thieves"), seed=2)
+    first = describe(game, hint(game))
+    save = tmp_path / "hop.json"
+    out = []
+    run_session(game, ['rule honour hop before move: "Hop on one foot."', first, "ok", first, f"save {save}", "q"], out.append)
+    text = "\n".join(out)
+    assert "honour rule (before move): Hop on one foot." in text
+    assert "first acknowledge: Hop on one foot. (type `ok`)" in text
+    assert game.moves_made == 1  # refused once, made once acknowledged
+    assert {"type": "ack", "rule": "hop", "at": "before-move"} in game.events
+    again = load_game(save)
+    assert again.state.key() == game.state.key() and any(h.id == "hop" for h in again.rules.honour)

@@ -29,6 +29,7 @@ commands:
   hint          suggest a move (the exact command to type)
   moves         list every legal move
   table         show the table again
+  ok            acknowledge the honour rule shown (do what it says first)
   rule CHANGE   change a rule from the next move, e.g. `rule forbid foundation.build "no kings": card.rank == K`
                 (undo takes it back); a change to the deck or the piles, e.g. `rule set tableau.count 12`,
                 waits for the next deal
@@ -261,6 +262,7 @@ def run_session(game, lines: Iterable[str], out: Out, *, color: bool = False, de
     end = session.check_end()
     if end is not None:
         return end
+    session.show_honour()
     for raw in lines:
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -291,6 +293,48 @@ class _Session:
         # back the latest one only while nothing has happened in the game since.
         self.waiting: list[tuple[dict, int]] = []
         self.unwaited: list[tuple[dict, int]] = []  # waiting changes taken back by undo, for redo
+        # Honour rules due at the start of the deal, still to be acknowledged; before-move rules are due
+        # before every move, and `move_acks` holds those acknowledged for the next one.
+        self.pending = [h for h in game.rules.honour if h.at in ("match-start", "turn-start", "before-deal")]
+        self.move_acks: set[str] = set()
+
+    # -- honour rules ----------------------------------------------------------------------------
+    def honour_due(self) -> list:
+        """The honour rules to acknowledge before the next move, in order."""
+        return self.pending + [h for h in self.game.rules.honour if h.at == "before-move" and h.id not in self.move_acks]
+
+    def show_honour(self) -> None:
+        due = self.honour_due()
+        if due:
+            h = due[0]
+            self.out(f"honour rule ({h.at.replace('-', ' ')}): {h.says}  [do it, then type `ok`]")
+
+    def acknowledge(self) -> None:
+        due = self.honour_due()
+        if not due:
+            self.out("no honour rule is waiting to be acknowledged")
+            return
+        h = due[0]
+        if self.pending and self.pending[0] is h:
+            self.pending.pop(0)
+        else:
+            self.move_acks.add(h.id)
+        self.game.events.append({"type": "ack", "rule": h.id, "at": h.at})
+        self.out(f"acknowledged: {h.says}")
+        self.show_honour()
+
+    def honour_first(self) -> bool:
+        """Whether a move must wait for an honour rule (said so when it must)."""
+        due = self.honour_due()
+        if due:
+            self.out(f"first acknowledge: {due[0].says} (type `ok`)")
+        return bool(due)
+
+    def moved(self) -> None:
+        """After a move: the before-move rules are due again."""
+        self.move_acks.clear()
+        if self.game.status().outcome == "playing":
+            self.show_honour()
 
     # -- rule changes during play ------------------------------------------------------------
     def next_rules(self):
@@ -329,6 +373,7 @@ class _Session:
             return
         self.out(f"rule changed, from the next move: {text}")
         self._show_diff(before, self.game.rules)
+        self.show_honour()
 
     def _wait(self, event: dict, upcoming, why: str) -> None:
         """Keep a change for the next deal and show what it does to that deal's rules."""
@@ -461,8 +506,11 @@ class _Session:
         self.game = game
         self.waiting.clear()
         self.unwaited.clear()
+        self.pending = [h for h in game.rules.honour if h.at in ("turn-start", "before-deal")]
+        self.move_acks.clear()
         self.out(title(self.game))
         self.show_table()
+        self.show_honour()
 
     def show_table(self) -> None:
         for line in table_lines(self.game, self.color):
@@ -470,6 +518,10 @@ class _Session:
 
     def check_end(self) -> int | None:
         status = self.game.status()
+        if status.outcome != "playing":
+            for h in self.game.rules.honour:
+                if h.at == "turn-end":
+                    self.out(f"honour rule (turn end): {h.says}")
         if status.outcome == "won":
             self.out(f"*** WON: {self.game.rules.name} in {_moves(self.game.moves_made)} ***")
             return WON
@@ -494,11 +546,16 @@ class _Session:
             self.undo()
         elif len(words) == 1 and verb in ("r", "redo"):
             self.redo()
+        elif len(words) == 1 and verb in ("ok", "ack", "done"):
+            self.acknowledge()
         elif len(words) == 1 and verb in ("a", "auto"):
+            if self.honour_first():
+                return None
             made = game.play_auto()
             if made:
                 self.out("auto: " + ", ".join(describe(game, m) for m in made))
                 self.show_table()
+                self.moved()
             else:
                 self.out("no automatic move to make")
         elif len(words) == 1 and verb == "hint":
@@ -528,12 +585,15 @@ class _Session:
         except MoveRefused as exc:
             self.out(f"refused: {exc}")
             return
+        if self.honour_first():
+            return
         said = narrate(game, m)
         made = game.play(m)
         self.out(said)
         if len(made) > 1:
             self.out("auto: " + ", ".join(describe(game, am) for am in made[1:]))
         self.show_table()
+        self.moved()
 
     def _file_command(self, verb: str, line: str) -> int | None:
         from kallisti.interpreter.save import load_game, save_game

@@ -156,6 +156,8 @@ def replay(game, events: list, source: str = "<events>") -> None:
                 game.play(parse_move(game, str(ev["move"])))
             elif kind == "auto":
                 game.play_auto()
+            elif kind == "ack":
+                pass  # an honour rule acknowledged: recorded for the player's word, it changes no card
             elif kind == "undo":
                 if not game.undo():
                     raise MoveRefused("nothing to undo")

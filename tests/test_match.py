@@ -305,3 +305,25 @@ def test_seats_from_the_players_option():
 def test_a_match_needs_as_many_players_as_its_seats(rules):
     with pytest.raises(KallistiError, match="played by 2 players"):
         Match(rules, [Seat("ann")], 1)
+
+
+def test_player_x_can_be_limited_by_a_change_imposed_on_hir(rules):
+    match = people(rules)
+    ack_all(match)
+    play_turn(match)  # ann plays
+    match.impose(1, "set match.player_x {changes: 0, revoke: false}")  # bob to ann: "you may change no rule of mine"
+    play_turn(match)  # bob plays: ann, silenced, has no Player X phase; her turn begins at once
+    assert match.current == 0 and match.waiting().what in ("ack", "move")
+    with pytest.raises(MatchError):
+        match.pass_turn(0)
+    play_turn(match)  # ann plays; bob is still Player X
+    assert match.waiting().what == "player-x" and match.waiting().seat == 1
+
+
+def test_the_shape_of_the_match_is_fixed_once_it_has_begun(rules):
+    match = people(rules)
+    ack_all(match)
+    play_turn(match)
+    for text in ("set match.equal_turns false", "set match.max_turns 3", "set match.start_score 0"):
+        with pytest.raises(KallistiError, match="cannot change once the match has begun"):
+            match.impose(1, text)

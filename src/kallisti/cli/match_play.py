@@ -105,7 +105,7 @@ class _MatchSession:
         elif w.what == "player-x":
             target = self.match.seats[self.match.current].name
             may = [c.id for c in self.match.revokable(w.seat)]
-            revoke = f", `revoke ID` ({', '.join(may)})" if may and self.match.base.match.revoke else ""
+            revoke = f", `revoke ID` ({', '.join(may)})" if may and self.match.x_rules(w.seat).revoke else ""
             self.out(f"{name} is Player X: `rule CHANGE` to change a rule for {target}{revoke}, or `pass`")
 
     def _turn_banner(self) -> None:

@@ -15,8 +15,10 @@ from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import STREAM_DEAL, Rng
 
 TURN_MOVE_CAP = 2000  # moves after which a turn ends as it stands, so every turn ends whatever the rules say
-# Keys a change may not touch once the match has begun: they shape the match itself, not a player's rules.
-FIXED_KEYS = ("match.seats", "match.pack", "match.start_score")
+# Keys a change may not touch once the match has begun: they shape the match for everyone, not one
+# player's rules. A player's own limit (`loses_at`) and what the player may do as Player X
+# (`player_x`) are that player's rules, and may change.
+FIXED_KEYS = ("match.seats", "match.pack", "match.start_score", "match.equal_turns", "match.both_over", "match.max_turns")
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,10 @@ class Match:
         self._effective[seat] = (key, rules)
         return rules
 
+    def x_rules(self, seat: int):
+        """What `seat` may do as Player X: by hir own effective rules (Player X can be limited too)."""
+        return self.rules_for(seat).match
+
     def player_x(self) -> int:
         """The seat that may change the rules of the player who has just played: the next seat in turn."""
         return (self.current + 1) % len(self.seats)
@@ -215,8 +221,8 @@ class Match:
     def check_change(self, seat: int, text: str, source: str = "<change>") -> amend.Amendment:
         """Validate a change Player X proposes, without adopting it (KallistiError says why it is refused)."""
         self._expect(seat, "player-x")
-        if self.x_actions >= self.base.match.changes:
-            raise MatchError("Player X has no rule change left this turn")
+        if self.x_actions >= self.x_rules(seat).changes:
+            raise MatchError("Player X may make no (more) rule changes this turn")
         target = self.current
         patch = amend.parse(text, source)
         if "revoke" in patch:
@@ -236,7 +242,7 @@ class Match:
         self.changes.append(change)
         self.events.append({"type": "change", "by": seat, "on": self.current, "id": change.id, "text": change.text})
         self.x_actions += 1
-        if self.x_actions >= self.base.match.changes:
+        if self.x_actions >= self.x_rules(seat).changes:
             self._next_turn()
         return change
 
@@ -247,8 +253,8 @@ class Match:
     def revoke(self, seat: int, change_id: str) -> Change:
         """Player X takes back a change the other player imposed on hir, instead of imposing one."""
         self._expect(seat, "player-x")
-        if not self.base.match.revoke:
-            raise MatchError("this match does not allow revoking a change")
+        if not self.x_rules(seat).revoke:
+            raise MatchError("your rules do not let you revoke a change")
         if self.x_actions:
             raise MatchError("a revoke replaces the rule change; one has been made this turn")
         change = next((c for c in self.changes if c.id == change_id), None)
@@ -317,8 +323,8 @@ class Match:
             elif self.stage == "turn-end":
                 if self._check_end():
                     return
-                px = self.base.match
-                if px.changes == 0 and not px.revoke:
+                px = self.x_rules(self.player_x())
+                if px.changes == 0 and not (px.revoke and self.revokable(self.player_x())):
                     self._next_turn()
                     return
                 self.stage = "player-x"

@@ -112,7 +112,7 @@ def choose_action(match, seat: int) -> tuple:
     measure_imposed(match, seat)
     act = last_act(match, seat)
     opponent_nasty = getattr(act, "nastiness", None) is not None and act.nastiness >= NASTY
-    rules = match.base.match
+    rules = match.x_rules(seat)
     if not opponent_nasty and rules.revoke:
         hurting = [c for c in match.revokable(seat) if c.nastiness is not None and c.nastiness >= NASTY]
         if hurting:

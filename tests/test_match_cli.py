@@ -81,3 +81,19 @@ def test_a_match_saved_in_the_session_loads_in_another(tmp_path):
     assert f"saved to {path}" in out
     other, out2, _ = session([f"load {path}", "rules", "q"])
     assert "loaded" in out2 and "c1 (by bob, after turn 1): set field.count 5" in out2
+
+
+def test_simulate_plays_bot_matches_and_reports_seats_and_changes():
+    import json
+
+    result = runner.invoke(app, ["simulate", "discordian", "--deals", "2", "--strategy", "greedy", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.output)
+    assert record["deals"] == 2 and record["won"] + record["lost"] <= 2
+    assert [s["name"] for s in record["seats"]] == ["bot1", "bot2"]
+    assert sum(s["wins"] for s in record["seats"]) <= 2
+    assert all(isinstance(s["mean_score"], float) for s in record["seats"])
+    assert record["changes"]["imposed"] == sum(r["changes"] for r in record["results"]) > 0
+    assert sum(record["changes"]["by_change"].values()) == record["changes"]["imposed"]
+    text = runner.invoke(app, ["simulate", "discordian", "--deals", "1", "--strategy", "random"]).output
+    assert "1 match (seed 1)" in text and "rule changes imposed" in text

@@ -43,7 +43,8 @@ def render_text(result: SimulationResult, seed: int, cap: int) -> str:
 def render_matches(record: dict, seed: int) -> str:
     """The text report of bot-versus-bot matches: seats, scores, and the rule changes imposed."""
     last = seed + record["deals"] - 1
-    lines = [f"{record['game']}: {record['deals']} matches (seeds {seed}..{last}), {record['strategy']} bots, "
+    matches = "1 match (seed " + str(seed) + ")" if record["deals"] == 1 else f"{record['deals']} matches (seeds {seed}..{last})"
+    lines = [f"{record['game']}: {matches}, {record['strategy']} bots, "
              f"{record['turns']} turns in all"]
     for s in record["seats"]:
         lines.append(f"  {s['name']:<8} wins {s['wins']:>4}   mean total {s['mean_score']:>8}   changes imposed on it "

@@ -6,7 +6,8 @@ raises the target's expected turn score (cards left, which count against the pla
 on the same seeded deals with and without it (common random numbers keep the estimate steady).
 
 - If the opponent's last act as Player X towards the bot was nasty, the bot imposes the nastiest
-  change of the catalogue that can be adopted.
+  change of the catalogue it finds that can be adopted (a shortlist of the nastiest on the base
+  rules, weighed again on the target's rules in force).
 - Otherwise, if a nasty change the opponent imposed is still in force on the bot, it revokes the
   worst of them (forgiveness goes both ways).
 - Otherwise it imposes a gentle change (one that costs the target less than NASTY cards, never one
@@ -20,10 +21,10 @@ from kallisti.interpreter import amend
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
 
-NASTY = 1.0  # a change that adds at least this many cards to the target's expected turn score is nasty
+NASTY = 1.0  # a change that costs the target at least this many cards a turn is nasty
 MEASURE_DEALS = 8  # seeded deals a nastiness estimate plays, with and without the change
-MEASURE_SEED = 0xE415
-SAMPLE = 8  # catalogue entries weighed in one Player X decision  # the measuring deals' own seed: never the match's
+MEASURE_SEED = 0xE415  # the measuring deals' own seed: never the match's
+SHORTLIST = 3  # nasty candidates weighed on the target's rules in force in one decision
 _scores: dict[str, float] = {}  # expected turn score by ruleset data key
 
 
@@ -64,24 +65,56 @@ def measure_imposed(match, seat: int) -> None:
             change.nastiness = nastiness(before, after)
 
 
-def candidates(match, seat: int) -> list[tuple[float, str]]:
-    """(nastiness, text) of the catalogue changes the bot considers this time, among those that can be imposed.
-
-    It considers a sample of SAMPLE entries drawn from its own stream, as a person leafs through a
-    list rather than weighing every entry each time; a nasty bot takes the worst of the sample.
-    """
-    target = match.current
-    current = match.rules_for(target)
-    entries = list(catalogue_for(match.base))
-    Rng(match.seed, match.turn, STREAM_STRATEGY + 64 + seat).shuffle(entries)
-    out = []
-    for entry in entries[:SAMPLE]:
+def base_nastiness(base, entry) -> float | None:
+    """An entry's nastiness against the base ruleset (None when it does not apply to it); measured once."""
+    key = (amend.data_key(base.data), entry.change)
+    if key not in _on_base:
         try:
-            adopted = match.check_change(seat, entry.change)
+            after = amend.amend(base.data, entry.change, baseline=base).rules
+            _on_base[key] = nastiness(base, after)
         except KallistiError:
-            continue  # already in force, or it no longer fits the target's rules
-        out.append((nastiness(current, adopted.rules), entry.change))
-    return out
+            _on_base[key] = None
+    return _on_base[key]
+
+
+_on_base: dict[tuple, float | None] = {}
+
+
+def _weigh(match, seat: int, entry) -> tuple[float, str] | None:
+    """(nastiness on the target's rules in force, text) of an entry that can be imposed now, else None."""
+    try:
+        adopted = match.check_change(seat, entry.change)
+    except KallistiError:
+        return None  # already in force, or it no longer fits the target's rules
+    return nastiness(match.rules_for(match.current), adopted.rules), entry.change
+
+
+def nastiest(match, seat: int) -> tuple[float, str] | None:
+    """The worst change the bot can impose: the SHORTLIST nastiest entries (as measured on the base
+    rules) that can be imposed now are measured on the target's rules in force, and the worst taken."""
+    entries = [e for e in catalogue_for(match.base) if (base_nastiness(match.base, e) or 0) >= NASTY]
+    entries.sort(key=lambda e: (-base_nastiness(match.base, e), e.id))
+    weighed = []
+    for entry in entries:
+        found = _weigh(match, seat, entry)
+        if found is not None:
+            weighed.append(found)
+            if len(weighed) == SHORTLIST:
+                break
+    return max(weighed, default=None)
+
+
+def gentlest(match, seat: int) -> tuple[float, str] | None:
+    """A gentle change, drawn from the bot's own stream among the entries gentle on the base rules, and
+    checked gentle on the target's rules in force (never one that helps the target)."""
+    entries = [e for e in catalogue_for(match.base) if 0 <= (base_nastiness(match.base, e) if base_nastiness(match.base, e)
+                                                              is not None else -1) < NASTY]
+    Rng(match.seed, match.turn, STREAM_STRATEGY + 64 + seat).shuffle(entries)
+    for entry in entries[:SHORTLIST * 2]:
+        found = _weigh(match, seat, entry)
+        if found is not None and 0 <= found[0] < NASTY:
+            return found
+    return None
 
 
 def catalogue_for(rules) -> tuple:
@@ -120,16 +153,8 @@ def choose_action(match, seat: int) -> tuple:
             return ("revoke", worst.id)
     if rules.changes == 0:
         return ("pass",)
-    options = candidates(match, seat)
-    if not options:
-        return ("pass",)
-    if opponent_nasty:
-        worst = max(options, key=lambda o: (o[0], o[1]))
-        return ("change", worst[1], worst[0])
     # Gentle: mischief that costs the target little. A change that helps the target is no choice of Player X's.
-    gentle = sorted(o for o in options if 0 <= o[0] < NASTY)
-    if not gentle:
+    pick = nastiest(match, seat) if opponent_nasty else gentlest(match, seat)
+    if pick is None:
         return ("pass",)
-    rng = Rng(match.seed, match.turn, STREAM_STRATEGY + 32 + seat)
-    pick = gentle[rng.below(len(gentle))]
     return ("change", pick[1], pick[0])

@@ -1,10 +1,10 @@
-"""Move-choosing strategies (random, greedy) and hints; each draws from its own random stream."""
+"""Move-choosing strategies (random, greedy, search) and hints; each draws from its own random stream."""
 
 from __future__ import annotations
 
 from kallisti.interpreter.rng import Rng, STREAM_STRATEGY
 
-STRATEGIES = ("random", "greedy")
+STRATEGIES = ("random", "greedy", "search")
 
 
 class RandomStrategy:
@@ -87,6 +87,10 @@ def make_strategy(name: str, seed: int):
         return RandomStrategy(seed)
     if name == "greedy":
         return GreedyStrategy(seed)
+    if name == "search":
+        from kallisti.solver.search import SearchStrategy  # it builds on this module's measure
+
+        return SearchStrategy(seed)
     raise ValueError(f"unknown strategy '{name}'; choose from {', '.join(STRATEGIES)}")
 
 

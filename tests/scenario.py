@@ -198,3 +198,18 @@ def win_script_wins(name: str, *expected: str | re.Pattern, absent: str | None =
     if absent is not None:
         assert absent not in out
     return out
+
+
+def play_turn(match) -> None:
+    """The player on turn plays it out by the hint (acknowledging anything due, shuffling when asked)."""
+    from kallisti.solver.strategies import hint
+
+    turn = match.turn
+    while match.turn == turn and match.waiting().what in ("ack", "move", "shuffle"):
+        w = match.waiting()
+        if w.what == "ack":
+            match.acknowledge(w.seat)
+        elif w.what == "shuffle":
+            match.choose_shuffle(w.seat, True)
+        else:
+            match.move(w.seat, hint(match.game))

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from scenario import play_turn
 
 from kallisti.errors import KallistiError
 from kallisti.interpreter import amend
@@ -35,19 +36,6 @@ def people(rules, seed=11) -> Match:
 def ack_all(match) -> None:
     while match.waiting().what == "ack":
         match.acknowledge(match.waiting().seat)
-
-
-def play_turn(match) -> None:
-    """The player on turn plays it out by the hint (acknowledging anything due, shuffling when asked)."""
-    turn = match.turn
-    while match.turn == turn and match.waiting().what in ("ack", "move", "shuffle"):
-        w = match.waiting()
-        if w.what == "ack":
-            match.acknowledge(w.seat)
-        elif w.what == "shuffle":
-            match.choose_shuffle(w.seat, True)
-        else:
-            match.move(w.seat, hint(match.game))
 
 
 def black_on_black_chance(game):

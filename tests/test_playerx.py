@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from scenario import play_turn
 
 from kallisti.interpreter import amend
 from kallisti.interpreter.match import Match, Seat
 from kallisti.model.ruleset import load_ruleset
 from kallisti.solver import playerx
-from kallisti.solver.strategies import hint
 
 BLACK = 'forbid foundation.build "black on black": card.color == black and top.color == black'
 
@@ -20,18 +20,6 @@ def rules():
 
 def changed(rules, text):
     return amend.amend(rules.data, text, baseline=rules).rules
-
-
-def play_turn(match) -> None:
-    turn = match.turn
-    while match.turn == turn and match.waiting().what in ("ack", "move", "shuffle"):
-        w = match.waiting()
-        if w.what == "ack":
-            match.acknowledge(w.seat)
-        elif w.what == "shuffle":
-            match.choose_shuffle(w.seat, True)
-        else:
-            match.move(w.seat, hint(match.game))
 
 
 def test_nastiness_is_measured_by_its_effect_on_the_expected_score(rules):

@@ -9,6 +9,7 @@ from pathlib import Path
 import jsonschema
 
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
+from kallisti.model.loader import schema_message, schema_suggestion
 from kallisti.schema import ID_PATTERN
 
 CATALOGUES = Path(__file__).resolve().parent
@@ -80,7 +81,7 @@ def read_catalogue(text: str, source: str, game: str) -> tuple[CatalogueEntry, .
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         path = list(err.absolute_path)
         where = ".".join(map(str, path)) or "the catalogue"
-        findings.append(Finding("catalogue-schema", f"{where}: {_schema_message(err)}", position_at(data, path, start) or start,
+        findings.append(Finding("catalogue-schema", f"{where}: {schema_message(err)}", position_at(data, path, start) or start,
                                 suggestion=_schema_suggestion(err)))
     if findings:
         raise KallistiError(findings)
@@ -98,24 +99,10 @@ def read_catalogue(text: str, source: str, game: str) -> tuple[CatalogueEntry, .
     return tuple(CatalogueEntry(**{key: str(item[key]) for key in ENTRY_SCHEMA["required"]}) for item in data["changes"])
 
 
-def _schema_message(err) -> str:
-    if err.validator == "additionalProperties":
-        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
-        return f"unknown key{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}"
-    if err.validator == "required":
-        return err.message.replace("is a required property", "is required")
-    return err.message
-
-
 def _schema_suggestion(err) -> str | None:
-    if err.validator == "additionalProperties":
-        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
-        return did_you_mean(extra[0], err.schema.get("properties", {})) if extra else None
-    if err.validator == "enum":
-        return did_you_mean(err.instance, err.validator_value) or f"one of {', '.join(map(str, err.validator_value))}"
     if err.validator == "pattern":
         return "an id is lower-case letters, digits and hyphens: black-on-black"
-    return None
+    return schema_suggestion(err)
 
 
 def _cell(text: str) -> str:

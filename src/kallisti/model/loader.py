@@ -99,11 +99,12 @@ def schema_findings(data, kind: str, default: Pos) -> list[Finding]:
             if extra and extra[0] in best.instance.key_pos:
                 pos = best.instance.key_pos[extra[0]]  # point at the unknown key itself
         where = ".".join(str(p) for p in path) or "the ruleset"
-        findings.append(Finding("schema", f"{where}: {_schema_message(best)}", pos, suggestion=_schema_suggestion(best)))
+        findings.append(Finding("schema", f"{where}: {schema_message(best)}", pos, suggestion=schema_suggestion(best)))
     return findings
 
 
-def _schema_message(err) -> str:
+def schema_message(err) -> str:
+    """A JSON Schema error in the words kallisti's findings use."""
     if err.validator == "additionalProperties":
         extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
         return f"unknown key{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}"
@@ -114,7 +115,8 @@ def _schema_message(err) -> str:
     return err.message
 
 
-def _schema_suggestion(err) -> str | None:
+def schema_suggestion(err) -> str | None:
+    """A suggestion for a JSON Schema error: the close key or value, or the choices."""
     if err.validator == "additionalProperties":
         extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
         return did_you_mean(extra[0], err.schema.get("properties", {})) if extra else None

@@ -108,8 +108,6 @@ def next_deal_from_data(data: dict, game, source: str = "<save>") -> list[dict]:
 def game_from_data(data: dict, source: str = "<save>"):
     from kallisti.interpreter.game import Game
     from kallisti.interpreter.notation import MoveRefused, parse_move
-    from kallisti.model.loader import schema_findings
-    from kallisti.model.ruleset import Ruleset
 
     where = Pos(source)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -128,13 +126,7 @@ def game_from_data(data: dict, source: str = "<save>"):
     if not isinstance(raw_ruleset, dict) or not isinstance(order_names, list) or not isinstance(events, list) \
             or not (seed is None or isinstance(seed, int)):
         raise KallistiError(Finding("save-shape", "the save's ruleset must be a map, its deal order and events lists", where))
-    if recorded_hash != ruleset_hash(raw_ruleset):
-        raise KallistiError(Finding("save-tampered", "the saved ruleset does not match its recorded hash", where))
-    resolved = located(raw_ruleset, Pos(f"{source}:ruleset"))
-    findings = schema_findings(resolved, "resolved", where)
-    if findings:
-        raise KallistiError(findings)
-    rules = Ruleset(resolved)
+    rules = saved_ruleset(raw_ruleset, recorded_hash, source)
     if not all(isinstance(n, int) and not isinstance(n, bool) for n in order_names) or sorted(order_names) != list(range(rules.deck.size)):
         raise KallistiError(Finding("save-deal", f"the saved deal is not an order of the {rules.deck.size} cards", where))
     order = list(order_names)
@@ -143,6 +135,21 @@ def game_from_data(data: dict, source: str = "<save>"):
     game = Game(rules, seed=seed, order=order)
     replay(game, events, source)
     return game
+
+
+def saved_ruleset(raw: dict, recorded_hash, source: str):
+    """The Ruleset a save stores, after checking its hash and the resolved schema."""
+    from kallisti.model.loader import schema_findings
+    from kallisti.model.ruleset import Ruleset
+
+    where = Pos(source)
+    if recorded_hash != ruleset_hash(raw):
+        raise KallistiError(Finding("save-tampered", "the saved ruleset does not match its recorded hash", where))
+    resolved = located(raw, Pos(f"{source}:ruleset"))
+    findings = schema_findings(resolved, "resolved", where)
+    if findings:
+        raise KallistiError(findings)
+    return Ruleset(resolved)
 
 
 def replay(game, events: list, source: str = "<events>") -> None:
@@ -260,12 +267,10 @@ def load_saved(path: Path):
     return game_from_data(data, str(path))
 
 
-def match_from_data(data: dict, source: str = "<save>", bots: bool = False):
+def match_from_data(data: dict, source: str = "<save>"):
     """Rebuild a saved match by replaying its log from the seed (bots' actions are in the log like anyone's)."""
     from kallisti.interpreter.match import Match, MatchError, Seat
     from kallisti.interpreter.notation import MoveRefused
-    from kallisti.model.loader import schema_findings
-    from kallisti.model.ruleset import Ruleset
 
     where = Pos(source)
     if data.get("version") != VERSION:
@@ -280,13 +285,7 @@ def match_from_data(data: dict, source: str = "<save>", bots: bool = False):
         raise KallistiError(Finding("save-shape", "the save lacks its ruleset, seed, seats or events", where)) from None
     if not isinstance(raw, dict) or not isinstance(events, list) or not isinstance(seed, int) or isinstance(seed, bool):
         raise KallistiError(Finding("save-shape", "the save's ruleset must be a map, its seed a number and its events a list", where))
-    if recorded != ruleset_hash(raw):
-        raise KallistiError(Finding("save-tampered", "the saved ruleset does not match its recorded hash", where))
-    resolved = located(raw, Pos(f"{source}:ruleset"))
-    findings = schema_findings(resolved, "resolved", where)
-    if findings:
-        raise KallistiError(findings)
-    match = Match(Ruleset(resolved), seats, seed)
+    match = Match(saved_ruleset(raw, recorded, source), seats, seed)
     for i, ev in enumerate(events):
         try:
             if not isinstance(ev, dict):

@@ -2,7 +2,8 @@
 
 Usage: python benchmarks/run.py [--deals N] [--rounds R] [--cap MOVES] [--matches M] [--no-match]
 
-Then the cost of checking a rule change, and of whole Discordian matches between bots.
+Then the cost of checking a rule change, of whole Discordian matches between bots, and of finding the
+best partition of random ten-card Cripple Mr Onion hands.
 
 Both play random legal moves from the same deals (kallisti's own shuffle of seeds 1..N) until no
 move is left or the cap; each round times the two in turn, and the ratio quoted is the median of the
@@ -52,6 +53,7 @@ def main() -> None:
     parser.add_argument("--cap", type=int, default=1000)
     parser.add_argument("--matches", type=int, default=3, help="Discordian bot-versus-bot matches to time")
     parser.add_argument("--no-match", action="store_true", help="only the Forty Thieves playouts")
+    parser.add_argument("--hands", type=int, default=300, help="random Cripple Mr Onion hands to evaluate")
     args = parser.parse_args()
     rules = load_ruleset("forty-thieves")
     deck = rules.deck
@@ -71,6 +73,8 @@ def main() -> None:
     if not args.no_match:
         rule_changes(args.rounds)
         matches(args.matches)
+    if args.hands:
+        hands(args.hands, args.rounds)
 
 
 def rule_changes(rounds: int) -> None:
@@ -105,6 +109,23 @@ def matches(count: int) -> None:
           f"rule changes imposed")
     print(f"match      {result.seconds / count:10.2f} s a match, {1000 * result.seconds / record['turns']:.0f} ms a turn "
           "(its moves, the bots' shuffling choices and Player X's weighing of changes)")
+
+
+def hands(count: int, rounds: int) -> None:
+    """Best partitions of random ten-card Cripple Mr Onion hands, each round with a fresh evaluator."""
+    from kallisti.interpreter.hands import HandEvaluator
+
+    rules = load_ruleset("onion")
+    rnd = random.Random(1)
+    sample = [rnd.sample(range(rules.deck.size), rules.hands.size) for _ in range(count)]
+    rates, steps = [], 0
+    for _ in range(rounds):
+        evaluator = HandEvaluator(rules)
+        start = time.perf_counter()
+        steps = sum(evaluator.evaluate(h).steps for h in sample)
+        rates.append(count / (time.perf_counter() - start))
+    print(f"Cripple Mr Onion hands: {count} random ten-card hands, {rounds} rounds, {steps / count:,.0f} search steps a hand")
+    print(f"best partition {statistics.median(rates):10,.0f} hands/s (median of rounds; min {min(rates):,.0f}, max {max(rates):,.0f})")
 
 
 if __name__ == "__main__":

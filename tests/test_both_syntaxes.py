@@ -48,6 +48,8 @@ def test_every_shipped_game_is_the_same_game_in_the_other_syntax(name, tmp_path)
     shipped, other = load_ruleset(name), load_ruleset(converted)
     assert other.plain() == shipped.plain()
     assert [s.name for s in other.sources][-1] == str(converted)
+    if not shipped.pile_count:
+        return  # a ruleset that only scores hands: the same resolved rules are the same game
     for seed in SEEDS:
         a, b = Game(shipped, seed=seed), Game(other, seed=seed)
         pick = random.Random(seed)

@@ -22,7 +22,10 @@ from kallisti.model.loader import shipped_games
 from kallisti.model.ruleset import load_ruleset
 from kallisti.solver.strategies import hint
 
-GAMES = sorted(shipped_games())
+ALL_GAMES = sorted(shipped_games())
+# Games played on piles; a ruleset that only scores hands (Cripple Mr Onion's) has its own checks below.
+GAMES = [n for n in ALL_GAMES if "piles" in load_ruleset(n).data]
+HAND_GAMES = [n for n in ALL_GAMES if load_ruleset(n).hands is not None]
 
 
 @functools.lru_cache(maxsize=None)
@@ -378,3 +381,68 @@ def test_move_generator_agrees_with_the_rules_read_one_by_one(name):
         if not moves:
             break
         game.play(moves[rnd.randrange(len(moves))])
+
+
+# -- rulesets that score hands ----------------------------------------------------------------------
+
+def test_every_shipped_ruleset_plays_on_piles_or_scores_hands():
+    assert set(GAMES) | set(HAND_GAMES) == set(ALL_GAMES)
+    assert HAND_GAMES, "a shipped ruleset scores hands"
+
+
+@pytest.mark.parametrize("name", HAND_GAMES)
+def test_a_hand_ruleset_without_piles_refuses_play_with_a_pointer_to_hand(name):
+    from kallisti.errors import KallistiError
+
+    rules = rules_of(name)
+    if rules.pile_count:
+        pytest.skip("this ruleset has piles too")
+    with pytest.raises(KallistiError) as exc:
+        Game(rules, seed=1)
+    assert exc.value.findings[0].code == "no-piles"
+    assert "kallisti hand" in exc.value.findings[0].message
+
+
+def _random_hands(rules, count: int, seed: int):
+    rnd = random.Random(seed)
+    for _ in range(count):
+        yield rnd.sample(range(rules.deck.size), rules.hands.size)
+
+
+@pytest.mark.parametrize("name", HAND_GAMES)
+def test_every_group_of_a_best_partition_is_its_grouping_and_no_card_is_used_twice(name):
+    from kallisti.interpreter.compiler import Ctx
+    from kallisti.interpreter.hands import HandEvaluator
+
+    rules = rules_of(name)
+    evaluator = HandEvaluator(rules)
+    ctx = Ctx()
+    for cards in _random_hands(rules, 60, 5):
+        result = evaluator.evaluate(cards)
+        assert result.complete, "a random hand is evaluated within the ruleset's budget"
+        used = [c for g in result.groups for c in g.cards] + list(result.unused)
+        assert sorted(used) == sorted(cards), "each card in exactly one group, or unused"
+        assert list(result.ranks) == sorted(result.ranks, reverse=True)
+        for g in result.groups:
+            grouping = rules.hands.groupings[g.id]
+            assert grouping.enabled and grouping.rank == g.rank
+            if grouping.of is None:
+                ctx.cards, ctx.count = list(g.cards), len(g.cards)
+                assert grouping.when(ctx), f"{g.name} {g.cards} does not satisfy its condition"
+            else:
+                assert grouping.sizes[0] <= len(g.cards) <= grouping.sizes[1]
+        assert evaluator.evaluate(list(reversed(cards))).ranks == result.ranks, "the order of the cards does not matter"
+
+
+@pytest.mark.parametrize("name", HAND_GAMES)
+def test_the_showdown_is_a_consistent_comparison(name):
+    from kallisti.interpreter.hands import HandEvaluator
+
+    rules = rules_of(name)
+    evaluator = HandEvaluator(rules)
+    hands = [evaluator.evaluate(c) for c in _random_hands(rules, 30, 11)]
+    for a, b in zip(hands, hands[1:]):
+        assert evaluator.compare(a, b) == -evaluator.compare(b, a)
+        assert evaluator.compare(a, a) == 0
+    winners = evaluator.showdown(hands)
+    assert winners and all(evaluator.compare(hands[w], h) >= 0 for w in winners for h in hands)

@@ -6,7 +6,7 @@ import typer
 
 app = typer.Typer(
     name="kallisti",
-    help="kallisti: card games written as rules. Play, show, validate, simulate, convert and format rulesets.",
+    help="kallisti: card games written as rules. Play, show, validate, simulate, convert and format rulesets; score hands.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -14,7 +14,7 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from kallisti.cli import convert, fmt, games, play, show, simulate, validate
+    from kallisti.cli import convert, fmt, games, hand, play, show, simulate, validate
 
     app.command("list")(games.list_games)
     app.command("show")(show.show)
@@ -23,6 +23,7 @@ def _register() -> None:
     app.command("simulate")(simulate.simulate)
     app.command("convert")(convert.convert)
     app.command("fmt")(fmt.fmt)
+    app.command("hand")(hand.hand)
 
 
 _register()

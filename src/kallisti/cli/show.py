@@ -61,9 +61,24 @@ def rules_text(rules) -> str:
     if rules.sources:
         out.append(f"Ruleset files: {', '.join(Path(s.name).name for s in rules.sources)}")
     out += ["", "Deck", "----"] + _deck_lines(rules)
-    out += ["", "Piles", "-----"]
+    if rules.groups:
+        out += _play_lines(rules)
+    if rules.hands is not None:
+        out += ["", "Hands", "-----"] + _hand_lines(rules.hands, rules.data["hands"])
+    if rules.honour:
+        out += ["", "Honour rules", "------------", "shown at their moment of play; the player acknowledges each:"]
+        out += [f"{h.id} ({h.at.replace('-', ' ')}): {h.says}" for h in rules.honour]
+    if rules.match is not None:
+        out += ["", "Match", "-----"] + _match_lines(rules.match)
+    return "\n".join(out)
+
+
+def _play_lines(rules) -> list[str]:
+    """The game played on piles: pile groups, automatic and compulsory moves, end and score."""
+    data = rules.data
+    out = ["", "Piles", "-----"]
     for name, g in rules.groups.items():
-        out += _group_lines(rules, name, g, data["piles"][name])
+        out += _group_lines(rules, name, g, rules.pile_data[name])
     out += ["", "Automatic moves", "---------------"] + _pattern_lines(data["auto"], "the ruleset makes no move by itself")
     out += ["", "Compulsory moves", "----------------"]
     if data["compulsory"]:
@@ -77,12 +92,43 @@ def rules_text(rules) -> str:
             out.append(f"  {item['says']}")
     out.append("lose: when no legal move is left and the game is not won")
     out.append(f"score: {_expr(data['score'])}")
-    if rules.honour:
-        out += ["", "Honour rules", "------------", "shown at their moment of play; the player acknowledges each:"]
-        out += [f"{h.id} ({h.at.replace('-', ' ')}): {h.says}" for h in rules.honour]
-    if rules.match is not None:
-        out += ["", "Match", "-----"] + _match_lines(rules.match)
-    return "\n".join(out)
+    return out
+
+
+def _hand_lines(h, data) -> list[str]:
+    """A `hands` section in words: the hand, its groupings from the highest rank down, the cripples."""
+    lines = textwrap.wrap(f"A hand holds {h.size} cards, sorted into groupings, each card in at most one; hands compare by "
+                          "their highest grouping, then the next, and so on. The search for the best sorting stops after "
+                          f"{h.budget} steps.", WIDTH)
+    ranked = sorted((g for g in h.groupings.values() if g.rank is not None), key=lambda g: -g.rank)
+    lines.append("groupings, highest first:")
+    for g in ranked:
+        lines += _grouping_lines(h, data, g, f"{g.rank:>5}  ")
+    parts = [g for g in h.groupings.values() if g.rank is None]
+    if parts:
+        lines.append("parts, ranked only within the groupings and cripples made of them:")
+        for g in parts:
+            lines += _grouping_lines(h, data, g, " " * 7)
+    for c in h.cripples:
+        name = {gid: g.name for gid, g in h.groupings.items()}
+        beaten = " or ".join(name.get(b, b) for b in c.beats)
+        lines += textwrap.wrap(f"cripple {c.id}{'' if c.enabled else ' [off]'}: a hand holding a {name.get(c.by, c.by)} beats "
+                               f"everybody when another hand's best grouping is a {beaten} (cripple rank {c.rank})", WIDTH,
+                               subsequent_indent="  ")
+    return lines
+
+
+def _grouping_lines(h, data, g, lead: str) -> list[str]:
+    """A grouping's name, id and words, then what it takes: its cards and condition, or its parts."""
+    head = f"{lead}{g.name} ({g.id}){'' if g.enabled else ' [off]'}" + (f": {g.says}" if g.says else "")
+    if g.of is not None:
+        part = h.groupings[g.of].name if g.of in h.groupings else g.of
+        takes = f"{g.count} disjoint {part} groupings"
+    else:
+        lo, hi = g.sizes
+        takes = f"{lo if lo == hi else f'{lo} to {hi}'} cards, when {_expr(data['groupings'][g.id]['when'])}"
+    return [head, " " * len(lead) + "  " + takes]
+
 
 
 SHUFFLES = {"always": "the pack is shuffled before each deal", "optional": "the player chooses whether to shuffle before "

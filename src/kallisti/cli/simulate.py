@@ -9,6 +9,7 @@ from enum import Enum
 import typer
 
 from kallisti.errors import KallistiError
+from kallisti.interpreter.game import require_piles
 from kallisti.model.ruleset import load_ruleset
 from kallisti.solver.simulate import DEFAULT_CAP, SimulationResult, simulate as run_simulation
 
@@ -89,6 +90,7 @@ def simulate(
     """
     try:
         rules = load_ruleset(game)
+        require_piles(rules)
     except KallistiError as exc:
         for f in exc.findings:
             typer.echo(str(f), err=True)

@@ -33,19 +33,20 @@ from kallisti.model.located import MAX_DEPTH, MAX_FILE_BYTES, LDict, LList
 from kallisti.schema import MOMENTS, schema
 
 HERE = Path(__file__).resolve().parent
-STARTS = ["statement", "pile_items", "deck_items", "match_items", "rule_item", "says_line", "value_flow", "value_expr", "value_pile"]
+STARTS = ["statement", "pile_items", "deck_items", "match_items", "hands_items", "rule_item", "says_line", "value_flow", "value_expr", "value_pile"]
 # Top-level keys of a ruleset file (every key its schema knows): a path whose first segment is none of
 # these starts with a pile group.
 TOP_KEYS = tuple(schema("file")["properties"])
-RULE_KEYS = ("build", "empty", "take", "sequence", "dealing")
+RULE_KEYS = ("build", "empty", "take", "sequence", "dealing", "discard")
 MACRO_ALIASES = {  # the readable phrases of a pile line for the macros `any` and `none`
     "build": {"any": "build on any card", "none": "no building"},
     "empty": {"any": "a space takes any card", "none": "a space takes nothing"},
     "take": {"any": "move any cards", "none": "nothing leaves"},
     "sequence": {"any": "move runs in any order", "none": "move no runs"},
     "dealing": {"any": "deal at any time", "none": "no dealing"},
+    "discard": {"any": "discard any cards", "none": "no discards"},
 }
-RULE_LEADS = {"build": "build", "empty": "a space takes", "take": "move", "sequence": "move runs", "dealing": "dealing"}
+RULE_LEADS = {"build": "build", "empty": "a space takes", "take": "move", "sequence": "move runs", "dealing": "dealing", "discard": "discard"}
 ROLES = ("tableau", "foundation", "stock", "waste", "reserve", "cell", "line", "field", "hand", "discard")
 # The words of each moment of play: the moment's name read as words, `at` before the ones that are not
 # `before` something. A moment may also be written as its name (`before-deal`).
@@ -641,6 +642,9 @@ def pile_effects(ln: Line, item, text: str) -> list:
         put(d, "from", src, spos, spos, text)
         put(d, "count", int(n), ln.tok(n), ln.tok(n), text)
         return [("refill", d, start, start)]
+    if k == "discard_to":
+        value, pos = name_of(ln, c[0], text)
+        return [("discard_to", value, start, pos)]
     if k in ("top_face_up", "top_as_dealt"):
         return [("top_face_up", k == "top_face_up", start, start)]
     if k == "redeal":
@@ -739,11 +743,11 @@ def deck_effects(ln: Line, item, text: str) -> list:
             append(lst, value, pos)
         return [("ranks", lst, start, ln.meta(c[0]))]
     if k == "suit":
-        name, color, symbol, letter = c
+        name, color, symbol, letter, family = c
         d = LDict(pos=start)
-        for key, node in (("name", name), ("color", color), ("symbol", symbol), ("letter", letter)):
+        for key, node in (("name", name), ("color", color), ("symbol", symbol), ("letter", letter), ("family", family)):
             if node is not None:
-                value, pos = name_of(ln, node, text) if key in ("name", "color") else token_value(ln, node.children[0], text)
+                value, pos = name_of(ln, node, text) if key in ("name", "color", "family") else token_value(ln, node.children[0], text)
                 put(d, key, value, pos, pos, text)
         return [("+suits", d, start, start)]
     if k in ("value", "value_list"):
@@ -809,6 +813,24 @@ def match_effects(ln: Line, item, text: str) -> list:
     if k in ("player_x_revoke", "player_x_no_revoke"):
         return [("player_x.revoke", k == "player_x_revoke", start, start)]
     raise AssertionError(k)  # pragma: no cover
+
+
+def hand_effects(ln: Line, item, text: str) -> list:
+    """What one phrase of `hands:` sets: [(key, value, key position, value position)]."""
+    k = kind(item)
+    n = item.children[0]
+    return [("size" if k == "hand_size" else "budget", int(n), ln.meta(item), ln.tok(n))]
+
+
+def apply_hand_items(ln: Line, items, text: str, hands: LDict, notes) -> None:
+    """Set the keys of `hands` from the phrases of a `hands:` line."""
+    first = True
+    for item in items.children:
+        if item is None:
+            continue
+        for key, value, kpos, vpos in hand_effects(ln, item, text):
+            put(hands, key, value, kpos, vpos, text, notes if first else None, what=f"'hands.{key}'")
+            first = False
 
 
 def apply_pile_items(ln: Line, items, text: str, group: LDict, last: list, notes) -> None:
@@ -920,6 +942,8 @@ def value_kind(parts: list) -> str:
         return "expr"
     if n == 5 and parts[0] == "piles" and parts[2] in RULE_KEYS and isinstance(parts[3], int) and parts[4] in ("require", "forbid"):
         return "expr"
+    if n == 4 and parts[:2] == ["hands", "groupings"] and parts[3] == "when":
+        return "expr"
     if n == 2 and parts[0] == "piles":
         return "pile"
     return "flow"
@@ -1013,7 +1037,7 @@ class _Builder:
                 self.findings.append(exc.finding)
                 head = re.match(r"([A-Za-z_][A-Za-z0-9_]*)\s*:", ln.text)
                 if head and exc.finding.code in ("rules-syntax", "unknown-macro"):
-                    start = {"deck": "deck_items", "match": "match_items"}.get(head.group(1), "pile_items")
+                    start = {"deck": "deck_items", "match": "match_items", "hands": "hands_items"}.get(head.group(1), "pile_items")
                     self.more_errors(ln, exc.finding, start, head.end())
 
     def more_errors(self, ln: Line, first: Finding, start: str, begin: int = 0) -> None:
@@ -1131,6 +1155,82 @@ class _Builder:
 
     def st_match(self, ln, tree, target):
         self._phrase_map(ln, tree, target, "match", lambda line, items, d, notes: apply_match_items(line, items, self.text, d, notes))
+
+    def st_hands(self, ln, tree, target):
+        self._phrase_map(ln, tree, target, "hands", lambda line, items, d, notes: apply_hand_items(line, items, self.text, d, notes))
+
+    def _hand_map(self, target: LDict, key: str, ln: Line) -> LDict:
+        """The map `hands.KEY` (groupings or cripples), made on first use."""
+        hands = self.container(target, "hands", lambda p: LDict(pos=p), ln.at(1))
+        if not isinstance(hands, LDict):
+            self.fail("duplicate-key", "'hands' is given twice", ln.at(1))
+        box = self.container(hands, key, lambda p: LDict(pos=p), ln.at(1))
+        if not isinstance(box, LDict):
+            self.fail("duplicate-key", f"'hands.{key}' is given twice", ln.at(1))
+        return box
+
+    def _hand_options(self, ln: Line, d: LDict, options) -> None:
+        """`rank N`, `named "..."`, `on` / `off` of a grouping or a cripple."""
+        for opt in options:
+            k, pos = kind(opt), ln.meta(opt)
+            if k == "opt_rank":
+                put(d, "rank", int(opt.children[0]), pos, ln.tok(opt.children[0]), self.text, what="the rank")
+            elif k == "opt_named":
+                tok = opt.children[0]
+                put(d, "name", unquote(ln, tok, self.text), pos, ln.quoted(tok), self.text, what="the name")
+            else:
+                put(d, "enabled", k == "opt_on", pos, pos, self.text, what="`on` or `off`")
+
+    def st_grouping(self, ln, tree, target):
+        cid, *options, body, says = tree.children
+        box = self._hand_map(target, "groupings", ln)
+        if str(cid) in box:
+            self.fail("duplicate-key", f"the grouping '{cid}' is given twice", ln.tok(cid))
+        d = LDict(pos=ln.tok(cid))
+        self._hand_options(ln, d, options)
+        k, c = kind(body), body.children
+        if k == "body_of":
+            put(d, "of", str(c[1]), ln.tok(c[1]), ln.tok(c[1]), self.text)
+            put(d, "count", int(c[0]), ln.tok(c[0]), ln.tok(c[0]), self.text)
+        else:
+            if k == "body_cards":
+                n, _, expr = c
+                cards, cpos = int(n), ln.tok(n)
+            else:
+                lo, hi, _, expr = c
+                if int(lo) > int(hi):
+                    self.fail("grouping-size", f"'{lo} to {hi} cards': the fewest is more than the most", ln.tok(lo),
+                              f"write `{hi} to {lo} cards`")
+                cards, cpos = LList([int(lo), int(hi)], pos=ln.tok(lo)), ln.tok(lo)
+                cards.item_pos = [ln.tok(lo), ln.tok(hi)]
+            put(d, "cards", cards, cpos, cpos, self.text)
+            e, epos = expr_text(ln, expr)
+            put(d, "when", e, epos, epos, self.text)
+        if says is not None:
+            put(d, "says", unquote(ln, says, self.text), ln.tok(says), ln.quoted(says), self.text)
+        put(box, str(cid), d, ln.tok(cid), ln.tok(cid), self.text, ln.notes())
+        self.says_children(ln, d)
+
+    def st_cripple(self, ln, tree, target):
+        children = list(tree.children)
+        cid = children.pop(0)
+        says = children.pop() if children and (children[-1] is None or kind(children[-1]) == "QUOTED") else None
+        options = [x for x in children if isinstance(x, Tree)]
+        by, *beaten = [x for x in children if isinstance(x, Token)]
+        box = self._hand_map(target, "cripples", ln)
+        if str(cid) in box:
+            self.fail("duplicate-key", f"the cripple '{cid}' is given twice", ln.tok(cid))
+        d = LDict(pos=ln.tok(cid))
+        put(d, "by", str(by), ln.tok(by), ln.tok(by), self.text)
+        lst = LList(pos=ln.tok(beaten[0]))
+        for b in beaten:
+            append(lst, str(b), ln.tok(b))
+        put(d, "beats", lst, ln.tok(beaten[0]), ln.tok(beaten[0]), self.text)
+        self._hand_options(ln, d, options)
+        if says is not None:
+            put(d, "says", unquote(ln, says, self.text), ln.tok(says), ln.quoted(says), self.text)
+        put(box, str(cid), d, ln.tok(cid), ln.tok(cid), self.text, ln.notes())
+        self.says_children(ln, d)
 
     def _phrase_map(self, ln, tree, target, key, apply):
         """`deck:` or `match:`: a map set by the phrases of the line and of its continuation lines."""

@@ -23,7 +23,7 @@ from kallisti.schema import SHUFFLES
 WIDTH = 100
 STEP = "    "
 STATEMENT_WORDS = {"game", "extends", "description", "deck", "auto", "compulsory", "lose", "win", "score", "honour", "match", "add",
-                   "changes", "set"}
+                   "changes", "set", "hands", "grouping", "cripple"}
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CID = re.compile(r"[a-z0-9][a-z0-9-]*")
 _REF = re.compile(r"[A-Za-z0-9_.\/-]+")
@@ -33,7 +33,7 @@ _FKEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 _FWORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*(?: [A-Za-z_][A-Za-z0-9_.\-]*)*")
 _SYM = re.compile(r'[^\s,"#\[\]{}():]+')
 GROUP_KEYS = ("count", "role", "tag", "deal", "prefill", "divert", "refill", "top_face_up", "reveal", "build", "empty", "take", "sequence",
-              "dealing", "flip", "turn", "redeals", "redeal")
+              "dealing", "discard", "discard_to", "flip", "turn", "redeals", "redeal")
 DECK_KEYS = ("packs", "ranks", "suits", "values", "marks", "wild", "shuffle")
 MATCH_KEYS = ("seats", "pack", "start_score", "loses_at", "equal_turns", "both_over", "max_turns", "player_x")
 
@@ -295,6 +295,8 @@ def pile_phrases(group: dict) -> tuple[list[tuple[str, str]], list[str], list[st
             if isinstance(value, dict) and set(value) == {"from", "count"} and isinstance(value["from"], str) and _is_int(value["count"]) \
                     and value["count"] >= 0:
                 text = f"refill {value['count']} {'card' if value['count'] == 1 else 'cards'} from {name(value['from'])}"
+        elif key == "discard_to":
+            text = f"discard to {name(value)}" if isinstance(value, str) else None
         elif key == "top_face_up":
             text = {True: "top card face up", False: "top card as dealt"}.get(value) if isinstance(value, bool) else None
         elif key == "redeal":
@@ -347,7 +349,7 @@ def deck_phrases(deck: dict) -> tuple[list[tuple[str, str]], list[str]]:
                     texts = ["ranks " + " ".join(rank(r) for r in v)]
             elif key == "suits":
                 if isinstance(v, list) and v and all(isinstance(s, dict) and {"name", "color"} <= set(s) and not set(s) - {
-                        "name", "color", "symbol", "letter"} for s in v):
+                        "name", "color", "symbol", "letter", "family"} for s in v):
                     texts = []
                     for s in v:
                         t = f"suit {name(s['name'])} {name(s['color'])}"
@@ -357,6 +359,10 @@ def deck_phrases(deck: dict) -> tuple[list[tuple[str, str]], list[str]]:
                                 if not isinstance(x, str):
                                     raise Unwritable(extra)
                                 t += f" {extra} {x if _SYM.fullmatch(x) and x not in name_reserved() else quote(x)}"
+                        if "family" in s:
+                            if not isinstance(s["family"], str):
+                                raise Unwritable("family")
+                            t += f" family {name(s['family'])}"
                         texts.append(t)
             elif key == "values":
                 if isinstance(v, dict) and not v:
@@ -454,6 +460,82 @@ def honour_text(hid, rule) -> str | None:
     return f"honour {hid} {MOMENT_PHRASES[at]}:{SAYS_AFTER_COLON}{quote(says)}"
 
 
+GROUPING_KEYS = {"name", "says", "rank", "cards", "when", "of", "count", "enabled"}
+
+
+def _options(d) -> str | None:
+    """` rank N named "X" on|off` of a grouping or cripple, or None when a value cannot be written so."""
+    out = ""
+    if "rank" in d:
+        if not _is_int(d["rank"]) or d["rank"] < 0:
+            return None
+        out += f" rank {d['rank']}"
+    if "name" in d:
+        if not isinstance(d["name"], str):
+            return None
+        out += f" named {quote(d['name'])}"
+    if "enabled" in d:
+        if not isinstance(d["enabled"], bool):
+            return None
+        out += " on" if d["enabled"] else " off"
+    return out
+
+
+def grouping_text(gid, g) -> str | None:
+    """`grouping ID [rank N] [named "X"] [on|off]: BODY ["says"]`, or None when it cannot be written so."""
+    if not isinstance(gid, str) or not _CID.fullmatch(gid) or not isinstance(g, dict) or set(g) - GROUPING_KEYS:
+        return None
+    opts = _options(g)
+    if opts is None or "says" in g and not isinstance(g["says"], str):
+        return None
+    if set(g) >= {"of", "count"} and not {"cards", "when"} & set(g):
+        if not isinstance(g["of"], str) or not _CID.fullmatch(g["of"]) or not _is_int(g["count"]) or g["count"] < 0:
+            return None
+        body = f"{g['count']} of {g['of']}"
+    elif set(g) >= {"cards", "when"} and not {"of", "count"} & set(g):
+        cards, when = g["cards"], g["when"]
+        if not bare_expression(when):
+            return None
+        if _is_int(cards) and cards >= 0:
+            body = f"{cards} {'card' if cards == 1 else 'cards'} when {when}"
+        elif isinstance(cards, list) and len(cards) == 2 and all(_is_int(x) and x >= 0 for x in cards) and cards[0] <= cards[1]:
+            body = f"{cards[0]} to {cards[1]} cards when {when}"
+        else:
+            return None
+    else:
+        return None
+    return f"grouping {gid}{opts}: {body}{_says_mark(g)}"
+
+
+def cripple_text(cid, c) -> str | None:
+    """`cripple ID [rank N] [on|off]: BY beats A or B ["says"]`, or None when it cannot be written so."""
+    if not isinstance(cid, str) or not _CID.fullmatch(cid) or not isinstance(c, dict) or set(c) - {"by", "beats", "rank", "enabled", "says"}:
+        return None
+    if "name" in c or not {"by", "beats"} <= set(c):
+        return None
+    opts = _options(c)
+    by, beats = c["by"], c["beats"]
+    if opts is None or not isinstance(by, str) or not _CID.fullmatch(by) or not isinstance(beats, list) or not beats:
+        return None
+    if not all(isinstance(b, str) and _CID.fullmatch(b) for b in beats) or "says" in c and not isinstance(c["says"], str):
+        return None
+    return f"cripple {cid}{opts}: {by} beats {' or '.join(beats)}{_says_mark(c)}"
+
+
+def hands_phrases(hands: dict) -> tuple[list[tuple[str, str]], list[str]]:
+    """The phrases of the `hands:` line [(key, text)] and the keys of `hands` that need `set` (or statements)."""
+    phrases, rest = [], []
+    for key in ("size", "budget"):
+        if key in hands:
+            v = hands[key]
+            if _is_int(v) and v >= 0:
+                phrases.append((key, f"{v} {'card' if v == 1 else 'cards'}" if key == "size" else f"budget {v}"))
+            else:
+                rest.append(key)
+    rest += [k for k in hands if k not in ("size", "budget")]
+    return phrases, rest
+
+
 def card_text(c) -> str:
     if not isinstance(c, dict) or set(c) != {"rank", "suit"}:
         raise Unwritable("card")
@@ -473,7 +555,7 @@ def pattern_text(key: str, p) -> str | None:
         out += " on request" if trigger == "on-request" else " after each move"
     out += ":"
     if "kind" in p:
-        if p["kind"] not in ("move", "deal", "redeal"):
+        if p["kind"] not in ("move", "deal", "redeal", "discard"):
             return None
         out += f" {p['kind']}"
     for field_ in ("from", "to"):
@@ -680,12 +762,14 @@ class _Writer:
                     self.emit(ind, f"{lead} {v}")
                 else:
                     self.set_line(ind, d, key, key, v)
-        if "honour" in d or "match" in d:
+        if "honour" in d or "match" in d or "hands" in d:
             self.blank()
         if "honour" in d:
             self.w_honour(d, ind)
         if "match" in d:
             self.w_match(d, ind)
+        if "hands" in d:
+            self.w_hands(d, ind)
         if "add" in d:
             self.blank()
             block = None
@@ -771,6 +855,28 @@ class _Writer:
         self.items(ind, "match:", match, phrases)
         for key in rest:
             self.set_line(ind, match, key, f"match.{key}", match[key])
+
+    def w_hands(self, d, ind):
+        hands = d["hands"]
+        self.comments(ind, d, "hands")
+        if not isinstance(hands, dict):
+            self.emit(ind, f"set hands {flow(hands)}")
+            return
+        phrases, rest = hands_phrases(hands)
+        self.items(ind, "hands:", hands, phrases)
+        for key, text_of in (("groupings", grouping_text), ("cripples", cripple_text)):
+            if key not in rest:
+                continue
+            box = hands[key]
+            texts = [text_of(k, v) for k, v in box.items()] if isinstance(box, dict) and box else [None]
+            if any(t is None for t in texts):
+                continue  # written with `set` below
+            rest.remove(key)
+            for k, text in zip(box, texts):
+                self.comments(ind, box, k)
+                self.emit(ind, text)
+        for key in rest:
+            self.set_line(ind, hands, key, f"hands.{key}", hands[key])
 
     def w_honour(self, d, ind):
         honour = d["honour"]

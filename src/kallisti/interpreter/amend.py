@@ -121,6 +121,8 @@ def trial_findings(rules, baseline, where: Pos, deals: int = TRIAL_DEALS, cap: i
     so play counts as unable to end only when no trial deal ends under the change while every one
     ended under the rules before it.
     """
+    if not rules.pile_count:
+        return []  # a ruleset that only scores hands has no play to try; its schema and checks judged it
     outcomes = []
     for k in range(1, deals + 1):
         outcome = _trial_outcome(rules, k, cap)

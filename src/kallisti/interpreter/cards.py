@@ -18,6 +18,7 @@ class Suit:
     symbol: str
     letter: str
     color: str
+    family: str  # the suit it counts as for `card.family` (its own name unless paired, as Onion's swords with clubs)
 
 
 class Deck:
@@ -32,9 +33,11 @@ class Deck:
         self.signature = json.dumps({k: v for k, v in plain(spec).items() if k != "shuffle"}, sort_keys=True, ensure_ascii=False)
         self.ranks: tuple[str, ...] = tuple(str(r) for r in spec["ranks"])
         self.suits: tuple[Suit, ...] = tuple(
-            Suit(s["name"], s.get("symbol", s["name"][0].upper()), s.get("letter", s["name"][0].upper()), s["color"])
+            Suit(s["name"], s.get("symbol", s["name"][0].upper()), s.get("letter", s["name"][0].upper()), s["color"],
+                 s.get("family", s["name"]))
             for s in spec["suits"]
         )
+        self.suit_family = tuple(self.suit_index(s.family) for s in self.suits)
         self.colors: tuple[str, ...] = tuple(dict.fromkeys(s.color for s in self.suits))
         packs = spec["packs"]
         pack_suits = [list(range(len(self.suits)))] * packs if isinstance(packs, int) else [
@@ -52,12 +55,13 @@ class Deck:
                 marks.setdefault((self.rank_index(c["rank"]), self.suit_index(c["suit"])), set()).add(mark)
         self.mark_names = tuple(spec.get("marks", {}))
 
-        rank, suit, color, value, values, pack, kind, mark = [], [], [], [], [], [], [], []
+        rank, suit, color, value, values, pack, kind, mark, family = [], [], [], [], [], [], [], [], []
         for p, suits in enumerate(pack_suits):
             for s in suits:
                 for r in range(len(self.ranks)):
                     rank.append(r)
                     suit.append(s)
+                    family.append(self.suit_family[s])
                     color.append(self.colors.index(self.suits[s].color))
                     value.append(rank_values[r][0])
                     values.append(rank_values[r])
@@ -68,6 +72,7 @@ class Deck:
         # The sentinel "no card" at index `size`: its attributes match nothing real.
         self.rank = tuple(rank) + (NO_CARD_RANK,)
         self.suit = tuple(suit) + (-1,)
+        self.family = tuple(family) + (-1,)
         self.color = tuple(color) + (-1,)
         self.value = tuple(value) + (0,)
         self.values = tuple(values) + ((0,),)

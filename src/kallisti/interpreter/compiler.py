@@ -22,6 +22,7 @@ CARD_SCOPE = {"card": CARD}
 STATE_SCOPE: dict[str, str] = {}
 PILE_STATE_SCOPE = {"pile": PILE}  # a rule about one pile in the whole position (dealing, redealing, revealing)
 MOVE_SCOPE = BUILD_SCOPE
+HAND_SCOPE = {"cards": CARDS, "count": INT}  # a grouping's condition: the cards of one group of a hand, in any order
 
 MAX_INT_RESULT = 10**18  # arithmetic results beyond this are refused at run time
 
@@ -148,7 +149,7 @@ class Compiler:
         """The one place that decides what rule text may read: the card and pile vocabulary."""
         d = self.deck
         if obj_type == CARD:
-            table = {"rank": (d.rank, RANK), "suit": (d.suit, SUIT), "color": (d.color, COLOR), "colour": (d.color, COLOR),
+            table = {"rank": (d.rank, RANK), "suit": (d.suit, SUIT), "family": (d.family, SUIT), "color": (d.color, COLOR), "colour": (d.color, COLOR),
                      "value": (d.value, INT), "values": (d.values, INTS), "marks": (d.marks, MARKS), "pack": (d.pack, INT)}.get(name)
             if table is not None:
                 lookup, typ = table
@@ -202,7 +203,7 @@ class Compiler:
                 return _const(d.size), INT
             if name == "packs":
                 return _const(d.packs), INT
-        known = {CARD: ["rank", "suit", "color", "value", "values", "marks", "pack", "face_up"], PILE: list(_PILE_ATTRS) + ["movable"],
+        known = {CARD: ["rank", "suit", "family", "color", "value", "values", "marks", "pack", "face_up"], PILE: list(_PILE_ATTRS) + ["movable"],
                  GROUP: ["size", "count", "empty", "piles"], DECK: ["size", "packs"]}.get(obj_type, ["size"])
         raise self._error(node, "unknown-attribute", f"{_a(obj_type)} has no attribute '{name}'", did_you_mean(name, known),
                           col=node.name_col)
@@ -240,10 +241,18 @@ class Compiler:
             cards_fn = parts[0][0]
             test = _SEQUENCE_TESTS[node.func](self.deck)
             return (lambda c: test(cards_fn(c))), BOOL
+        if node.func in _CARD_LIST_FUNCTIONS:
+            parts = [self._compile(a, scope) for a in node.args]
+            if len(parts) != 1 or parts[0][1] != CARDS:
+                raise self._error(node, "expr-type", f"{node.func}() takes one list of cards, e.g. {node.func}(cards)")
+            cards_fn = parts[0][0]
+            fn, typ = _CARD_LIST_FUNCTIONS[node.func](self.deck)
+            return (lambda c: fn(cards_fn(c))), typ
         if node.func in ("all", "any", "count", "sum"):
             raise self._error(node, "expr-syntax", f"{node.func}() needs a variable: {node.func}(x in COLLECTION: CONDITION)")
         raise self._error(node, "unknown-function", f"unknown function '{node.func}'",
-                          did_you_mean(node.func, ["abs", "min", "max", "all", "any", "count", "sum", *_SEQUENCE_TESTS]))
+                          did_you_mean(node.func, ["abs", "min", "max", "all", "any", "count", "sum", *_SEQUENCE_TESTS,
+                                                   *_CARD_LIST_FUNCTIONS]))
 
     def _c_Quant(self, node: Quant, scope):
         it_fn, it_type = self._compile(node.iterable, scope)
@@ -409,6 +418,49 @@ _SEQUENCE_TESTS = {
     "same_color": lambda d: _pairwise(lambda a, b: d.color[b] == d.color[a]),
     "alternating_colors": lambda d: _pairwise(lambda a, b: d.color[b] != d.color[a]),
 }
+
+
+def _totals(d):
+    """Every total a list of cards can make, choosing one of each card's values (an ace 1 or 11), smallest first."""
+    values = d.values
+
+    def totals(cards):
+        base, choices = 0, []
+        for c in cards:
+            options = values[c]
+            if len(options) == 1:
+                base += options[0]
+            else:
+                choices.append(options)
+        if not choices:  # most sets: one total, no set arithmetic
+            return [base]
+        sums = {base}
+        for options in choices:
+            sums = {t + v for t in sums for v in options}
+        return sorted(sums)
+
+    return totals, INTS
+
+
+def _consecutive(d):
+    """Whether the cards' ranks, in any order, are distinct and follow one another in the rank order."""
+    rank = d.rank
+
+    def consecutive(cards):
+        ranks = sorted(rank[c] for c in cards)
+        return all(b == a + 1 for a, b in zip(ranks, ranks[1:]))
+
+    return consecutive, BOOL
+
+
+def _same_family(d):
+    """Whether the cards all belong to one suit family (paired suits count as one)."""
+    family = d.family
+    return (lambda cards: len({family[c] for c in cards}) <= 1), BOOL
+
+
+# Built-in functions of a list of cards in any order (hands are sets, not sequences): (function, result type).
+_CARD_LIST_FUNCTIONS = {"totals": _totals, "consecutive": _consecutive, "same_family": _same_family}
 
 
 def _a(typ: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kallisti.errors import Finding, KallistiError, Pos
+from kallisti.errors import Finding, KallistiError, Pos, error
 from kallisti.interpreter.compiler import Ctx, RuleRuntimeError
 from kallisti.interpreter.rng import STREAM_REDEAL, Rng
 from kallisti.interpreter.state import Dealer, initial_state, recount, shuffled_order
@@ -33,6 +33,13 @@ class Status:
     reason: str = ""
 
 
+def require_piles(rules) -> None:
+    """Refuse, with a pointer to `kallisti hand`, a ruleset that has no piles to play on (it only scores hands)."""
+    if rules.pile_count == 0:
+        raise error("no-piles", f"{rules.name} has no piles to play on; it scores hands (kallisti hand GAME \"CARDS\")",
+                    Pos(rules.name))
+
+
 class Game:
     """One game: the state, the move generator and the history for undo/redo.
 
@@ -42,6 +49,7 @@ class Game:
 
     def __init__(self, rules, seed: int | None = None, order: list[int] | None = None, deal_number: int = 0):
         """A new deal: from `order` (card ids in dealing order) if given, else shuffled from `seed` (default 1)."""
+        require_piles(rules)
         self.rules = rules
         self.initial_rules = rules  # the rules of the deal, before any change made during play (what a save stores)
         self.deck = rules.deck

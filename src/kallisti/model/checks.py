@@ -36,6 +36,8 @@ def semantic_findings(rules, at) -> list[Finding]:
         if g.turn is not None and g.deal != "rest" and not rows:
             findings.append(Finding("empty-stock", f"piles.{name} deals cards (`turn`) but is dealt none; give it `deal: rest`",
                                     at("piles", name, "turn"), severity="warning"))
+    if not rules.groups:
+        return findings  # a ruleset that only scores hands deals nothing
     if len(rest_groups) > 1:
         findings.append(Finding("two-rests", f"only one group may take the rest of the pack ({', '.join(rest_groups)} do)",
                                 at("piles", rest_groups[1], "deal")))

@@ -12,6 +12,7 @@ import jsonschema
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
 from kallisti.model.located import LDict, LList, copy, located, position_at
 from kallisti.model.macros import expand_rule
+from kallisti.model.hands import normalise_hands
 from kallisti.model.patch import RULE_KEYS, additions_to_patches, apply_patch, overrides_to_patches
 from kallisti.schema import schema
 
@@ -150,6 +151,9 @@ def normalise(data: LDict) -> LDict:
         if isinstance(match.get("player_x"), dict):
             for key, value in MATCH_DEFAULTS["player_x"].items():
                 match["player_x"].setdefault(key, value)
+    hands = data.get("hands")
+    if isinstance(hands, dict):
+        normalise_hands(hands, pos, located)
     piles = data.get("piles")
     if isinstance(piles, dict):
         used_tags = {g.get("tag") for g in piles.values() if isinstance(g, dict)}

@@ -32,8 +32,8 @@ def _walk(data: Any, parts: list, pos: Pos, full: str):
 
 
 def _step(node, part, pos, full, so_far):
-    if isinstance(node, dict) and part in node:
-        return node[part]
+    if isinstance(node, dict) and str(part) in node:
+        return node[str(part)]  # map keys are text, even those that look like numbers (a rank `9`)
     if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
         return node[part]
     choices = list(node) if isinstance(node, dict) else []
@@ -73,7 +73,7 @@ def apply_patch(data: LDict, patch: dict, normalise) -> LDict:
         if not parts:
             raise KallistiError(Finding("unknown-path", "a patch needs a path", pos))
         container = _walk(out, parts, pos, path)
-        key = parts[-1]
+        key = str(parts[-1]) if isinstance(container, dict) else parts[-1]
         exists = (isinstance(container, dict) and key in container) or (
             isinstance(container, list) and isinstance(key, int) and 0 <= key < len(container))
         vpos = child_pos(patch, "value") or pos

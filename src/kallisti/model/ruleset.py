@@ -8,6 +8,7 @@ from pathlib import Path
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
 from kallisti.interpreter import compiler as C
 from kallisti.interpreter.cards import Deck
+from kallisti.model.hands import compile_hands
 from kallisti.model.located import LDict, plain, position_at
 from kallisti.model.loader import Source, resolve
 
@@ -245,11 +246,12 @@ class Ruleset:
             self.shuffle = str(data["deck"]["shuffle"])
         except KallistiError as exc:
             raise KallistiError([Finding(f.code, f.message, at("deck"), suggestion=f.suggestion) for f in exc.findings]) from None
+        self.pile_data = data.get("piles", {})  # a ruleset that only scores hands has no piles
         self.groups: dict[str, Group] = {}
         group_of: list[str] = []
         ranges: dict[str, range] = {}
         start = 0
-        for name, g in data["piles"].items():
+        for name, g in self.pile_data.items():
             ranges[name] = range(start, start + g["count"])
             group_of += [name] * g["count"]
             start += g["count"]
@@ -260,7 +262,7 @@ class Ruleset:
         self.compiler = C.Compiler(self.deck, ranges, group_of)
         clause_total = 0
         tags = {}
-        for name, g in data["piles"].items():
+        for name, g in self.pile_data.items():
             if g["tag"] in tags:
                 findings.append(Finding("duplicate-tag", f"piles {tags[g['tag']]} and {name} share the tag '{g['tag']}'", at("piles", name, "tag")))
             tags[g["tag"]] = name
@@ -342,12 +344,15 @@ class Ruleset:
                 findings.extend(exc.findings)
         self.win = self.score = None
         for key, want in (("win", C.BOOL), ("score", C.INT)):
+            if key not in data:
+                continue  # no piles, no win: the ruleset scores hands only
             try:
                 setattr(self, key, self.compiler.compile(data[key], at(key), C.STATE_SCOPE, want).fn)
             except KallistiError as exc:
                 findings.extend(exc.findings)
         self.honour = tuple(HonourRule(hid, str(h["at"]), str(h["says"])) for hid, h in data["honour"].items())
         self.match = MatchRules.from_data(data["match"]) if "match" in data else None
+        self.hands = compile_hands(data["hands"], self.compiler, at, findings) if "hands" in data else None
         self.stock_groups = tuple(name for name, g in self.groups.items() if g.turn is not None or g.redeal is not None)
         from kallisti.model.checks import semantic_findings  # checks read the half-built ruleset
 
@@ -374,10 +379,10 @@ class Ruleset:
         return self._move_tables
 
     def _check_group_name(self, data, name, path, findings, at) -> None:
-        if name not in data["piles"]:
+        if name not in self.pile_data:
             where = ".".join(str(p) for p in path)
             findings.append(Finding("unknown-pile", f"{where} names no group '{name}'", at(*path),
-                                    suggestion=did_you_mean(name, data["piles"])))
+                                    suggestion=did_you_mean(name, self.pile_data)))
 
     def _compile_or_note(self, text, pos, scope, findings, want=C.BOOL):
         """A compiled expression's function, or None with its findings noted."""
@@ -397,17 +402,17 @@ class Ruleset:
             for field_, names in (("from", srcs), ("to", dsts)):
                 listed = isinstance(item.get(field_), list)
                 for j, n in enumerate(names):
-                    if n != "any" and n not in data["piles"]:
+                    if n != "any" and n not in self.pile_data:
                         where = at(key, i, field_, j) if listed else at(key, i, field_)
                         findings.append(Finding("unknown-pile", f"{key}[{i}].{field_} names no group '{n}'", where,
-                                                suggestion=did_you_mean(n, data["piles"])))
+                                                suggestion=did_you_mean(n, self.pile_data)))
             when = None
             if "when" in item:
                 try:
                     when = self.compiler.compile(item["when"], at(key, i, "when"), C.MOVE_SCOPE).fn
                 except KallistiError as exc:
                     findings.extend(exc.findings)
-            all_groups = frozenset(data["piles"])
+            all_groups = frozenset(self.pile_data)
             out.append(Pattern(item["id"], item.get("kind", "move"),
                                all_groups if "any" in srcs or not srcs else frozenset(srcs),
                                all_groups if "any" in dsts or not dsts else frozenset(dsts),

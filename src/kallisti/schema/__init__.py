@@ -48,7 +48,7 @@ def _pattern() -> dict:
         "type": "object",
         "properties": {
             "id": {"type": "string", "pattern": ID_PATTERN},
-            "kind": {"enum": ["move", "deal", "redeal"]},
+            "kind": {"enum": ["move", "deal", "redeal", "discard"]},
             "from": groups,
             "to": groups,
             "when": _expr(),
@@ -107,6 +107,62 @@ def _match(resolved: bool) -> dict:
     return m
 
 
+def _hands(resolved: bool) -> dict:
+    grouping = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "minLength": 1, "maxLength": 60, "description": "the grouping's name as players say it"},
+            "says": {"type": "string", "maxLength": 500, "description": "what the grouping is, in words"},
+            "rank": {"type": "integer", "minimum": 0, "maximum": 100000,
+                     "description": "its standing: a higher rank beats a lower; without a rank the grouping is only a part "
+                                    "of a multiple grouping or a cripple"},
+            "cards": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": 30},
+                                {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 30},
+                                 "minItems": 2, "maxItems": 2}],
+                      "description": "how many cards it takes: a number, or [fewest, most]"},
+            "when": _expr(),
+            "of": {"type": "string", "description": "a multiple grouping: `count` disjoint groupings of this one"},
+            "count": {"type": "integer", "minimum": 2, "maximum": 15, "description": "how many groupings of `of` it takes"},
+            "enabled": {"type": "boolean", "description": "whether the grouping counts (an option a rule change may switch)"},
+        },
+        "oneOf": [{"required": ["cards", "when"]}, {"required": ["of", "count"]}],
+        "additionalProperties": False,
+    }
+    cripple = {
+        "type": "object",
+        "properties": {
+            "by": {"type": "string", "description": "the grouping a hand must hold to cripple"},
+            "beats": {"type": "array", "items": {"type": "string"}, "minItems": 1,
+                      "description": "groupings it cripples: a hand whose best grouping is one of these loses to the crippler"},
+            "rank": {"type": "integer", "minimum": 0, "maximum": 100000,
+                     "description": "between two cripplers, the higher rank outcripples the lower"},
+            "enabled": {"type": "boolean", "description": "whether the cripple applies (an option a rule change may switch)"},
+            "says": {"type": "string", "maxLength": 500},
+        },
+        "required": ["by", "beats"],
+        "additionalProperties": False,
+    }
+    props = {
+        "size": {"type": "integer", "minimum": 1, "maximum": 30, "description": "how many cards a hand holds"},
+        "budget": {"type": "integer", "minimum": 1, "maximum": 10000000,
+                   "description": "the most steps the search for a hand's best partition may take"},
+        "groupings": {"type": "object", "propertyNames": {"pattern": ID_PATTERN}, "maxProperties": 100,
+                      "additionalProperties": grouping,
+                      "description": "the card groupings a hand is sorted into; partitions compare by their highest grouping, "
+                                     "then the next, and so on"},
+        "cripples": {"type": "object", "propertyNames": {"pattern": ID_PATTERN}, "maxProperties": 20,
+                     "additionalProperties": cripple,
+                     "description": "groupings that beat certain others at the showdown whatever their rank"},
+    }
+    h = {"type": "object", "properties": props, "additionalProperties": False,
+         "description": "hands of cards scored by sorting them into groupings (Cripple Mr Onion)"}
+    h["required"] = ["size", "budget", "groupings", "cripples"] if resolved else ["size", "groupings"]
+    if resolved:
+        grouping["required"] = ["name", "enabled"]
+        cripple["required"] = ["by", "beats", "rank", "enabled"]
+    return h
+
+
 def _group(resolved: bool) -> dict:
     props = {
         "role": {"enum": ROLES, "description": "what the group is for"},
@@ -133,6 +189,8 @@ def _group(resolved: bool) -> dict:
         "empty": _rule(resolved),
         "take": _rule(resolved),
         "sequence": _rule(resolved),
+        "discard": _rule(resolved),
+        "discard_to": {"type": "string", "description": "the group whose first pile takes the cards this group discards"},
         "flip": {"type": "boolean", "description": "turn up a face-down top card when it is uncovered"},
         "turn": {
             "type": "object",
@@ -170,7 +228,10 @@ def _ruleset(resolved: bool) -> dict:
     suit = {
         "type": "object",
         "properties": {"name": {"type": "string", "pattern": NAME_PATTERN}, "symbol": {"type": "string"},
-                       "letter": {"type": "string", "maxLength": 2}, "color": {"type": "string", "pattern": NAME_PATTERN}},
+                       "letter": {"type": "string", "maxLength": 2}, "color": {"type": "string", "pattern": NAME_PATTERN},
+                       "family": {"type": "string", "pattern": NAME_PATTERN,
+                                  "description": "the suit whose family this suit belongs to (default: its own); "
+                                                 "`card.family` and `same_family(cards)` read it"}},
         "required": ["name", "color"],
         "additionalProperties": False,
     }
@@ -217,12 +278,15 @@ def _ruleset(resolved: bool) -> dict:
                        "additionalProperties": _honour(),
                        "description": "honour rules: text rules shown at a moment of play and acknowledged by the player"},
             "match": _match(resolved),
+            "hands": _hands(resolved),
         },
         "additionalProperties": False,
         "$defs": {"clause": _clause()},
     }
     if resolved:
-        schema["required"] = ["game", "description", "deck", "piles", "auto", "compulsory", "lose", "win", "score", "honour"]
+        schema["required"] = ["game", "description", "deck", "auto", "compulsory", "lose", "score", "honour"]
+        # A game is played on piles (and needs a win), or scores hands (Cripple Mr Onion's), or both.
+        schema["anyOf"] = [{"required": ["piles", "win"]}, {"required": ["hands"]}]
         deck["required"] = ["packs", "ranks", "suits", "values", "marks", "wild", "shuffle"]
     else:
         schema["properties"]["extends"] = {"type": "string", "description": "a shipped game's name, or a path relative to this file"}

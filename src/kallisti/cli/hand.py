@@ -1,0 +1,96 @@
+"""`kallisti hand`: sort hands into their best groupings, and with several hands, say who wins the showdown."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+
+import typer
+
+from kallisti.errors import KallistiError, Pos, error
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def hand(
+    game: str = typer.Argument(..., metavar="GAME|FILE", help="A ruleset with a `hands` section, e.g. onion."),
+    hands: list[str] = typer.Argument(..., metavar="HAND...",
+                                      help='A hand as card names, rank then suit: "2C 2D 3S 4H 4C 6H 7C KS KD AS". '
+                                           "Give several hands for a showdown, the most senior first."),
+    format: Format = typer.Option(Format.text, "--format", help="text for a person, json for a program."),
+    budget: int = typer.Option(None, "--budget", min=1, help="Most search steps per hand (default: the ruleset's hands.budget)."),
+) -> None:
+    """Print the best partition of each hand into the game's groupings, and its ranking.
+
+    With two or more hands, also the showdown: the winning hand (crippling included); on a
+    complete tie every tied hand is named, and the most senior (the first given) wins.
+    Exit codes: 0 done, 1 the ruleset is invalid or a hand is not a hand of its deck, 2 usage error.
+    """
+    from kallisti.interpreter.hands import HandEvaluator, parse_hands
+    from kallisti.model.ruleset import load_ruleset
+
+    try:
+        rules = load_ruleset(game)
+        if rules.hands is None:
+            raise error("no-hands", f"{rules.name} declares no `hands` section, so it scores no hands", Pos(game))
+        cards = parse_hands(rules.deck, hands)
+        for n, (text, parsed) in enumerate(zip(hands, cards), start=1):
+            if len(parsed) != rules.hands.size:
+                raise error("hand-size", f"'{text}' holds {len(parsed)} cards; a hand of {rules.name} holds {rules.hands.size}",
+                            Pos(f"<hand {n}>", 1, 1))
+    except KallistiError as exc:
+        for finding in exc.findings:
+            typer.echo(str(finding), err=True)
+        raise typer.Exit(1)
+    evaluator = HandEvaluator(rules)
+    results = [evaluator.evaluate(c, budget) for c in cards]
+    winners = evaluator.showdown(results) if len(results) > 1 else []
+    deck = rules.deck
+    if format == Format.json:
+        out = {"game": rules.name, "hands": [_hand_data(deck, r) for r in results]}
+        if winners:
+            out["winners"] = winners
+            out["cripples"] = [evaluator.cripple_rank(r, results[:i] + results[i + 1:]) is not None
+                                  for i, r in enumerate(results)]
+        typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
+        return
+    for i, r in enumerate(results):
+        if i:
+            typer.echo("")
+        typer.echo(_hand_text(deck, r, f"hand {i + 1}: " if len(results) > 1 else ""))
+    if winners:
+        names = ", ".join(f"hand {i + 1}" for i in winners)
+        crippler = evaluator.crippler(results[winners[0]], [r for i, r in enumerate(results) if i != winners[0]])
+        how = f", by the cripple {crippler.id}" + (f" ({crippler.says})" if crippler.says else "") if crippler else ""
+        if len(winners) == 1:
+            typer.echo(f"\nwinner: {names}{how}")
+        else:
+            typer.echo(f"\ncomplete tie between {names}: the most senior, hand {winners[0] + 1}, wins")
+
+
+def _hand_text(deck, r, label: str) -> str:
+    lines = [label + " ".join(deck.name(c) for c in r.cards)]
+    width = max((len(g.name) for g in r.groups), default=6)
+    width = max(width, 6)
+    for g in r.groups:
+        lines.append(f"  {g.name:<{width}}  {' '.join(deck.name(c) for c in g.cards):<32} rank {g.rank}")
+    if r.unused:
+        lines.append(f"  {'unused':<{width}}  {' '.join(deck.name(c) for c in r.unused)}")
+    lines.append("  ranking: " + (", ".join(g.name for g in r.groups) or "no grouping"))
+    if not r.complete:
+        lines.append(f"  the search stopped at its budget of {r.steps} steps: a better partition may exist")
+    return "\n".join(lines)
+
+
+def _hand_data(deck, r) -> dict:
+    return {
+        "cards": [deck.ascii_name(c) for c in r.cards],
+        "groupings": [{"id": g.id, "name": g.name, "rank": g.rank, "cards": [deck.ascii_name(c) for c in g.cards]} for g in r.groups],
+        "unused": [deck.ascii_name(c) for c in r.unused],
+        "ranks": list(r.ranks),
+        "steps": r.steps,
+        "complete": r.complete,
+    }

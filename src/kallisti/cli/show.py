@@ -14,10 +14,10 @@ from kallisti.model.macros import expand_macro
 
 WIDTH = 78
 RULE_LABELS = {"build": "builds", "empty": "a space takes", "take": "may leave", "sequence": "runs that leave together",
-               "dealing": "deals only when"}
+               "dealing": "deals only when", "discard": "discards"}
 # What an empty clause list (the macro `any`) means for each kind of rule.
 ANY_TEXT = {"build": "any card, on any card", "empty": "any card", "take": "any face-up cards",
-            "sequence": "any face-up cards", "dealing": "always"}
+            "sequence": "any face-up cards", "dealing": "always", "discard": "any window of adjacent face-up cards"}
 TRIGGERS = {"each-move": "after every move", "on-request": "on request: the `a` command"}
 
 
@@ -201,6 +201,10 @@ def _group_lines(rules, name: str, g, spec) -> list[str]:
         if key == "sequence" and not clauses and _take_max(rules, name) <= 1:
             continue  # nothing moves in runs, so no rule for runs applies
         lines += _rule_lines(RULE_LABELS[key], key, clauses)
+    if g.discard is not None:
+        lines.append(f"  windows of adjacent face-up cards, anywhere in a pile, go to the {g.discard_to} when the rule "
+                     "allows; the cards after them close up")
+        lines += _rule_lines(RULE_LABELS["discard"], "discard", spec["discard"])
     if g.turn is not None:
         lines.append(f"  deals: {_turn_text(rules, g.turn)}")
         if spec["dealing"]:
@@ -317,7 +321,7 @@ def _pattern_lines(items, none: str, compulsory: bool = False) -> list[str]:
         kind = item.get("kind", "move")
         srcs = _names(item.get("from", "any"))
         what = {"move": f"a move from {srcs} to {_names(item.get('to', 'any'))}", "deal": f"a deal from {srcs}",
-                "redeal": f"a redeal of {srcs}"}[kind]
+                "redeal": f"a redeal of {srcs}", "discard": f"a discard from {srcs}"}[kind]
         when = f", when {_expr(item['when'])}" if "when" in item else ""
         trigger = "" if compulsory else f" ({TRIGGERS[item.get('trigger', 'each-move')]})"
         lines.append(f"{item['id']}{trigger}: {what}{when}")

@@ -30,6 +30,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from kallisti.errors import Finding, KallistiError, Pos, caret, did_you_mean
 from kallisti.model.located import MAX_DEPTH, MAX_FILE_BYTES, LDict, LList
+from kallisti.model.patch import RULE_KEYS
 from kallisti.schema import MOMENTS, schema
 
 HERE = Path(__file__).resolve().parent
@@ -37,7 +38,6 @@ STARTS = ["statement", "pile_items", "deck_items", "match_items", "hands_items",
 # Top-level keys of a ruleset file (every key its schema knows): a path whose first segment is none of
 # these starts with a pile group.
 TOP_KEYS = tuple(schema("file")["properties"])
-RULE_KEYS = ("build", "empty", "take", "sequence", "dealing", "discard")
 MACRO_ALIASES = {  # the readable phrases of a pile line for the macros `any` and `none`
     "build": {"any": "build on any card", "none": "no building"},
     "empty": {"any": "a space takes any card", "none": "a space takes nothing"},

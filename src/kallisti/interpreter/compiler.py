@@ -17,6 +17,7 @@ CARDS, PILES, INTS, MARKS = "list:card", "list:pile", "list:int", "list:mark"
 BUILD_SCOPE = {"card": CARD, "top": CARD, "pile": PILE, "source": PILE, "cards": CARDS, "count": INT}
 EMPTY_SCOPE = {"card": CARD, "pile": PILE, "source": PILE, "cards": CARDS, "count": INT}
 TAKE_SCOPE = {"card": CARD, "cards": CARDS, "count": INT, "pile": PILE}
+DISCARD_SCOPE = TAKE_SCOPE  # a window of adjacent cards: `cards` left to right, `card` the first, the `pile` they lie in
 SEQUENCE_SCOPE = {"card": CARD, "top": CARD}
 CARD_SCOPE = {"card": CARD}
 STATE_SCOPE: dict[str, str] = {}

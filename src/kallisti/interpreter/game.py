@@ -111,7 +111,7 @@ class Game:
     SHARED_TABLES = ("group_list", "gindex", "onto", "empty_ok", "take_max", "take_counts", "source_info", "accepted_on",
                      "space_kinds", "build_residual", "space_residual", "has_checked", "open_group", "general_targets",
                      "flip", "simple_sources", "run_sources", "kind", "gname", "stock_piles", "top_up_of", "any_hand",
-                     "refill_of", "accepts_on_top", "space_kinds_of", "open_of")
+                     "refill_of", "accepts_on_top", "space_kinds_of", "open_of", "discard_sources", "discard_dest", "discard_base", "window_span")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -183,6 +183,13 @@ class Game:
         self.accepts_on_top = [self.accepted_on[gi] or {} for gi in self.gindex]
         self.space_kinds_of = [() if self.open_group[gi] else self.space_kinds[gi] for gi in self.gindex]
         self.open_of = [self.open_group[gi] for gi in self.gindex]
+        # Window discards: (pile, its group's discard rule, the pile the cards go to), and their move numbers,
+        # which start above every card move: discard_base + (pile * span + start) * span + length.
+        self.discard_sources = [(p, g.discard, rules.groups[g.discard_to].piles[0]) for g in groups
+                                if g.discard is not None and g.discard_to in rules.groups for p in g.piles]
+        self.discard_dest = {p: dst for p, _, dst in self.discard_sources}
+        self.window_span = self.deck.size + 1
+        self.discard_base = self.window_span * self.P * self.P
 
     def _reindex(self) -> None:
         """File every pile afresh (after a redeal or a position set by hand)."""
@@ -332,7 +339,32 @@ class Game:
                         if takes_spaces:
                             self._general_empties(out, tg, src, n, head)
                 n += 1
+        if self.discard_sources:
+            self._discard_moves(out)
         return out
+
+    def _discard_moves(self, out: list[int]) -> None:
+        """Every window of adjacent face-up cards some pile's discard rule lets go (lengths 1 up to the pile)."""
+        piles, down, ctx = self.state.piles, self.state.down, self.ctx
+        base, span = self.discard_base, self.window_span
+        for p, rule, _ in self.discard_sources:
+            pile = piles[p]
+            ctx.pile = p
+            for start in range(down[p], len(pile)):
+                for end in range(start + 1, len(pile) + 1):
+                    window = pile[start:end]
+                    ctx.cards, ctx.count, ctx.card = window, end - start, window[0]
+                    if self._allows(rule, ctx):
+                        out.append(base + (p * span + start) * span + end - start)
+
+    def window(self, m: int) -> tuple[int, int, int]:
+        """(pile, first position, length) of a discard move."""
+        rest, length = divmod(m - self.discard_base, self.window_span)
+        p, start = divmod(rest, self.window_span)
+        return p, start, length
+
+    def encode_discard(self, p: int, start: int, length: int) -> int:
+        return self.discard_base + (p * self.window_span + start) * self.window_span + length
 
     def _sequence_ok(self, seq, pile, n) -> bool:
         ctx = self.ctx
@@ -453,8 +485,12 @@ class Game:
 
     # -- decoding ----------------------------------------------------------------------------
     def decode(self, m: int) -> tuple[str, int, int, int]:
-        """(kind, src, dst, n) of a move: kind is `move`, `deal` or `redeal`."""
+        """(kind, src, dst, n) of a move: kind is `move`, `deal`, `redeal` or `discard` (n cards of a window,
+        which `window` places, to the discard pile dst)."""
         P = self.P
+        if m >= self.discard_base:
+            p, _, length = self.window(m)
+            return ("discard", p, self._discard_target(p), length)
         if m < P:
             return ("deal", m, -1, 0)
         if m < 2 * P and m < P * P:
@@ -469,6 +505,8 @@ class Game:
     # -- applying moves ---------------------------------------------------------------------
     def apply(self, m: int):
         """Make move m (assumed legal) and return what undo needs."""
+        if m >= self.discard_base:
+            return self._discard(m)
         parts = self._card_moves.get(m)
         if parts is not None or m >= self.P * self.P:
             if parts is None:
@@ -500,6 +538,29 @@ class Game:
         if m < P:
             return self._deal(m)
         return self._redeal(m - P)
+
+    def _discard_target(self, p: int) -> int:
+        return self.discard_dest[p]
+
+    def _discard(self, m: int):
+        """Take a window of cards out of its pile (the cards above it close up) onto the discard pile."""
+        p, start, length = self.window(m)
+        dst = self._discard_target(p)
+        pile, down = self.piles[p], self.down
+        self.piles[dst].extend(pile[start:start + length])
+        del pile[start:start + length]
+        flipped = False
+        if down[p] and down[p] == len(pile) and self.flip[p]:
+            down[p] -= 1
+            flipped = True
+        gs, gd = self.gname[p], self.gname[dst]
+        if gs != gd:
+            self.state.sizes[gs] -= length
+            self.state.sizes[gd] += length
+        self._refresh(p)
+        self._refresh(dst)
+        self.moves_played += 1
+        return (m, flipped)
 
     def _card_move_parts(self, m: int):
         """(n, src, dst, source group, target group) of a card move; the groups are None within one group."""
@@ -598,7 +659,21 @@ class Game:
         st = self.state
         m = record[0]
         self.moves_played -= 1
-        if m >= P * P:
+        if m >= self.discard_base:
+            p, start, length = self.window(m)
+            dst = self._discard_target(p)
+            if record[1]:
+                st.down[p] += 1
+            dp = st.piles[dst]
+            st.piles[p][start:start] = dp[-length:]
+            del dp[-length:]
+            gs, gd = self.gname[p], self.gname[dst]
+            if gs != gd:
+                st.sizes[gs] += length
+                st.sizes[gd] -= length
+            self._refresh(p)
+            self._refresh(dst)
+        elif m >= P * P:
             n, rest = divmod(m, P * P)
             src, dst = divmod(rest, P)
             if len(record) > 2:  # the emptied source had been refilled
@@ -687,6 +762,10 @@ class Game:
                 continue
             if p.when is not None:
                 ctx = self._move_ctx(src, n) if kind == "move" else self.ctx
+                if kind == "discard":
+                    pile, start, length = self.window(m)
+                    window = self.state.piles[pile][start:start + length]
+                    ctx.cards, ctx.count, ctx.card, ctx.pile = window, length, window[0], pile
                 if kind == "move":
                     dp = self.state.piles[dst]
                     ctx.top = dp[-1] if dp else self.state.no_card

@@ -1,6 +1,8 @@
-"""Move text (`t3 f1 2`, `d`) to moves and back, and one-line explanations of refused moves."""
+"""Move text (`t3 f1 2`, `d`, `l 2-4`) to moves and back, and one-line explanations of refused moves."""
 
 from __future__ import annotations
+
+import re
 
 from kallisti.interpreter.compiler import RuleRuntimeError
 from kallisti.model.macros import macro_wording
@@ -23,6 +25,9 @@ def describe(game, m: int, exact: bool = False) -> str:
         return "d" if len(game.stock_piles) == 1 else f"d {tag[src]}"
     if kind == "redeal":
         return "d" if len(game.stock_piles) == 1 else f"d {tag[src]}"
+    if kind == "discard":
+        _, start, length = game.window(m)
+        return f"{tag[src]} {start + 1}-{start + length}" if length > 1 else f"{tag[src]} {start + 1}"
     text = f"{tag[src]} {tag[dst]}"
     if n > 1:
         text += f" {n}"
@@ -40,6 +45,10 @@ def narrate(game, m: int) -> str:
         return f"deal from {tag[src]}"
     if kind == "redeal":
         return f"redeal {tag[src]}"
+    if kind == "discard":
+        _, start, length = game.window(m)
+        cards = " ".join(game.deck.name(c) for c in game.state.piles[src][start:start + length])
+        return f"discard {cards} from {tag[src]} to {tag[dst]}"
     pile = game.state.piles[src]
     cards = " ".join(game.deck.name(c) for c in pile[-n:])
     return f"{cards} from {tag[src]} to {tag[dst]}"
@@ -77,6 +86,8 @@ def parse_move(game, text: str) -> int:
             if kind in ("deal", "redeal") and src in stocks:
                 return m
         return _refuse_deal(game, stocks, legal)
+    if len(words) == 2 and _WINDOW.fullmatch(words[1]):
+        return _parse_discard(game, words, legal)
     if len(words) not in (2, 3):
         raise MoveRefused("a move is SRC DST [N], e.g. `t3 f1` or `t3 t5 2`")
     sources = _pile_choices(game, words[0])
@@ -96,6 +107,38 @@ def parse_move(game, text: str) -> int:
     if best is not None:
         return best
     raise MoveRefused(explain(game, sources[0], targets[0] if len(targets) == 1 else _first_target(game, targets), count or 1))
+
+
+_WINDOW = re.compile(r"[0-9]+(-[0-9]+)?")
+
+
+def _parse_discard(game, words: list[str], legal: list[int]) -> int:
+    """`l 2-4`: discard the 2nd to 4th cards of pile l, counted from its bottom (the left of a line)."""
+    piles = _pile_choices(game, words[0])
+    if len(piles) != 1:
+        raise MoveRefused(f"'{words[0]}' names several piles; name one, e.g. `{game.rules.tag_of[piles[0]]} {words[1]}`")
+    p = piles[0]
+    first, _, last = words[1].partition("-")
+    start, end = int(first), int(last or first)
+    group = game.group_list[game.gindex[p]]
+    tag = game.rules.tag_of[p]
+    if group.discard is None:
+        raise MoveRefused(f"the {group.name} discards nothing (a move is SRC DST [N], e.g. `t3 f1`)")
+    pile = game.state.piles[p]
+    if not 1 <= start <= end <= len(pile):
+        raise MoveRefused(f"{tag} holds {len(pile)} card{'s' if len(pile) != 1 else ''}: cards {words[1]} are not all there")
+    if start <= game.state.down[p]:
+        raise MoveRefused(f"card {start} of {tag} is face down")
+    m = game.encode_discard(p, start - 1, end - start + 1)
+    if m in legal:
+        return m
+    window = pile[start - 1:end]
+    ctx = game.ctx
+    ctx.cards, ctx.count, ctx.card, ctx.pile = window, len(window), window[0], p
+    refusal = _clause_refusal(group.discard, ctx, f"{_cards(game.deck, window)} cannot be discarded", group.name)
+    if refusal:
+        raise MoveRefused(refusal)
+    raise MoveRefused(_compulsory_first(game) if m not in legal else "that discard is not allowed now")
 
 
 def _first_target(game, targets: list[int]) -> int:

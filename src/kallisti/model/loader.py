@@ -170,6 +170,8 @@ def normalise(data: LDict) -> LDict:
                 group["tag"] = _free_tag(name, used_tags)
                 used_tags.add(group["tag"])
             for key in RULE_KEYS:
+                if key not in group:
+                    continue  # `discard` has no default: a group without it discards nothing
                 rule = group[key]
                 if not (isinstance(rule, list) and all(isinstance(c, dict) for c in rule)):
                     where = f"piles.{name}.{key}"

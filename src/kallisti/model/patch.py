@@ -9,7 +9,7 @@ from kallisti.model.located import LDict, LList, child_pos, copy, located
 
 # `replace` carries a `require:`/`forbid:` key of its own, so it is recognised before those verbs.
 VERBS = ("set", "add", "delete", "replace", "remove", "revoke", "require", "forbid")
-RULE_KEYS = ("build", "empty", "take", "sequence", "dealing")
+RULE_KEYS = ("build", "empty", "take", "sequence", "dealing", "discard")
 
 
 def verb_of(patch: dict) -> str:

@@ -13,7 +13,7 @@ from kallisti.model.located import LDict, plain, position_at
 from kallisti.model.loader import Source, resolve
 
 RULE_SCOPES = {"build": C.BUILD_SCOPE, "empty": C.EMPTY_SCOPE, "take": C.TAKE_SCOPE, "sequence": C.SEQUENCE_SCOPE,
-               "dealing": C.PILE_STATE_SCOPE}
+               "dealing": C.PILE_STATE_SCOPE, "discard": C.DISCARD_SCOPE}
 MAX_PILES = 400
 MAX_CLAUSES = 500
 MAX_TABLES = 2048
@@ -207,6 +207,8 @@ class Group:
     refill: dict | None
     top_face_up: bool
     reveal: object  # compiled int expression or None
+    discard: "Rule | None" = None  # which windows of adjacent face-up cards may be discarded; None: no discards
+    discard_to: str | None = None  # the group whose first pile takes discarded cards
 
 
 @dataclass(frozen=True)
@@ -270,6 +272,9 @@ class Ruleset:
                 findings.append(Finding("reserved-name", f"'{name}' is a word of the rule language; name the group otherwise", at("piles", name)))
             rules = {}
             for key, scope in RULE_SCOPES.items():
+                if key not in g:
+                    rules[key] = None  # only `discard` may be absent
+                    continue
                 clauses, uses = [], set()
                 seen = set()
                 for i, cl in enumerate(g[key]):
@@ -330,7 +335,14 @@ class Ruleset:
             self.groups[name] = Group(
                 name, g["role"], g["tag"], ranges[name], g["deal"], prefill, bool(g["flip"]), rules["build"], rules["empty"],
                 rules["take"], rules["sequence"], turn, -1 if g["redeals"] == "unlimited" else int(g["redeals"]), redeal,
-                rules["dealing"], divert, refill, bool(g["top_face_up"]), reveal)
+                rules["dealing"], divert, refill, bool(g["top_face_up"]), reveal, rules["discard"], g.get("discard_to"))
+            if "discard_to" in g:
+                self._check_group_name(data, g["discard_to"], ("piles", name, "discard_to"), findings, at)
+            if ("discard" in g) != ("discard_to" in g):
+                has, lacks = ("discard", "discard_to") if "discard" in g else ("discard_to", "discard")
+                findings.append(Finding("discard-pair", f"piles.{name} has `{has}` but no `{lacks}`: a group that discards "
+                                        "needs both the rule and the group the cards go to", at("piles", name, has),
+                                        suggestion=f"add `{lacks}` to piles.{name}"))
         if clause_total > MAX_CLAUSES:
             findings.append(Finding("too-many-clauses", f"{clause_total} clauses; at most {MAX_CLAUSES}", at("piles")))
         self.auto = tuple(self._patterns(data, "auto", findings, at))

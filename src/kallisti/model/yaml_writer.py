@@ -31,10 +31,10 @@ import math
 import yaml
 
 from kallisti.grammar.rules_writer import Unwritable, fold_paragraphs
+from kallisti.model.patch import RULE_KEYS
 
 WIDTH = 96
 STEP = 2
-RULE_KEYS = ("build", "empty", "take", "sequence", "dealing")
 RECORD_LISTS = ("auto", "compulsory", "lose", "changes")
 _INF = float("inf")
 

@@ -26,5 +26,5 @@ def test_every_named_test_exists(table):
 
 def test_every_issue_game_has_a_table():
     games = {"discordian", "spider", "miss-milligan", "blockade", "harp", "rouge-et-noir", "congress", "octave",
-             "house-in-the-wood", "house-on-the-hill", "intelligence", "la-nivernaise", "tournament"}
+             "house-in-the-wood", "house-on-the-hill", "intelligence", "la-nivernaise", "tournament", "decade"}
     assert games <= {t.stem for t in TABLES}

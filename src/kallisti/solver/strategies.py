@@ -60,6 +60,8 @@ def move_score(game, m: int) -> int:
         return 0
     if kind == "redeal":
         return -5
+    if kind == "discard":
+        return 110 + n  # cards leave play for good, like a foundation move; more of them is better
     rules, st = game.rules, game.state
     score = 10
     dst_role = rules.groups[rules.group_of[dst]].role

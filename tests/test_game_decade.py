@@ -191,3 +191,14 @@ def test_kallisti_and_an_independent_implementation_agree_on_every_deal():
         assert outcome == ("won" if left == 0 else "lost")
         outcomes.append(outcome)
     assert "won" in outcomes and "lost" in outcomes
+
+
+# -- a variant by rule change --------------------------------------------------------------------------
+def test_a_rule_change_edits_the_discard_rule_like_any_other():
+    from kallisti.interpreter.amend import amend
+    from kallisti.interpreter.game import Game
+
+    changed = amend(rules().data, 'forbid line.discard "no pictures": any(c in cards: c.value == 10)').rules
+    g = Game(changed, seed=1).arrange({"l": "KC QD 3S 7H"})
+    assert legal(g) == {"l 3-4"}
+    assert refusal(g, "l 1-2").endswith("(piles.line.discard, clause no-pictures)")

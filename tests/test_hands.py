@@ -449,8 +449,19 @@ def test_cli_errors_exit_1_with_their_position(args, code, where):
     assert code in out.output and where in out.output
 
 
-@pytest.mark.parametrize("command", [["play", "onion"], ["simulate", "onion", "--deals", "2"]])
-def test_a_game_that_only_scores_hands_is_not_played_and_says_so(command):
-    out = runner.invoke(app, command, input="")
+HANDS_ONLY = """\
+game: Pairs
+hands:
+  size: 3
+  groupings:
+    pair: {rank: 1, cards: 2, when: "cards.bottom.rank == cards.top.rank"}
+"""
+
+
+@pytest.mark.parametrize("command", [["play"], ["simulate", "--deals", "2"]])
+def test_a_game_that_only_scores_hands_is_not_played_and_says_so(command, tmp_path):
+    path = tmp_path / "pairs.yaml"
+    path.write_text(HANDS_ONLY, encoding="utf-8")
+    out = runner.invoke(app, [command[0], str(path), *command[1:]], input="")
     assert out.exit_code == 1
     assert "no-piles" in out.output and "kallisti hand" in out.output

@@ -73,6 +73,8 @@ def play(
         raise typer.BadParameter("give --seed or --deal, not both", param_hint="--seed / --deal")
     try:
         rules = load_ruleset(game)
+        if rules.table is not None and not rules.pile_count:
+            raise typer.Exit(_play_table(rules, players or "you,bot,bot:bold,bot", seed))
         if rules.match is not None:
             if deal is not None:
                 raise typer.BadParameter("a match deals every turn from its seed; --deal is for games played alone",
@@ -109,6 +111,17 @@ def play(
         typer.echo("\n*** QUIT ***")
         code = QUIT
     raise typer.Exit(code)
+
+
+def _play_table(rules, players: str, seed: int | None) -> int:
+    from kallisti.cli.table_play import run_table_session, seats_from_players
+
+    try:
+        seats = seats_from_players(players)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--players")
+    return run_table_session(rules, seats, secrets.randbelow(MAX_SEED) + 1 if seed is None else seed,
+                             _stdin_lines(sys.stdin.isatty()), typer.echo)
 
 
 def _play_match(rules, players: str, seed: int | None, no_color: bool) -> int:

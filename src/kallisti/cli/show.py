@@ -65,6 +65,8 @@ def rules_text(rules) -> str:
         out += _play_lines(rules)
     if rules.hands is not None:
         out += ["", "Hands", "-----"] + _hand_lines(rules.hands, rules.data["hands"])
+    if rules.table is not None:
+        out += ["", "At the table", "------------"] + _table_lines(rules.table)
     if rules.honour:
         out += ["", "Honour rules", "------------", "shown at their moment of play; the player acknowledges each:"]
         out += [f"{h.id} ({h.at.replace('-', ' ')}): {h.says}" for h in rules.honour]
@@ -116,6 +118,22 @@ def _hand_lines(h, data) -> list[str]:
                                f"everybody when another hand's best grouping is a {beaten} (cripple rank {c.rank})", WIDTH,
                                subsequent_indent="  ")
     return lines
+
+
+def _table_lines(t) -> list[str]:
+    """A round at the table in words: seats and roles, the deals, the draw, the showdown."""
+    passes = "; then ".join(f"the dealer takes {d} and deals each other player {o}" for d, o in t.passes)
+    lines = [f"{t.seats[0]} to {t.seats[1]} players; the Elder sits on the dealer's left, the Younger on the dealer's right",
+             f"the deal, face down: {passes}"]
+    if t.draw_most:
+        lines.append(f"the draw, from the Elder round to the Younger, then the dealer: exchange up to {t.draw_most} cards"
+                     + (", or fold by discarding the whole hand (never the dealer)" if t.may_fold else ""))
+    if t.second:
+        faces = {True: "face up", False: "face down"}
+        lines.append(f"then {t.second} more cards each: {faces[t.second_up[0]]} to the dealer, {faces[t.second_up[1]]} to the others")
+    lines.append("showdown: the best hand wins; a complete tie goes to the most senior (Dealer, Elder, the others, Younger); "
+                 "the winner deals the next round; no money is played")
+    return [w for line in lines for w in textwrap.wrap(line, WIDTH, subsequent_indent="  ")]
 
 
 def _grouping_lines(h, data, g, lead: str) -> list[str]:

@@ -74,6 +74,27 @@ def _run(rules, deals: int, seed: int, strategy: str, cap: int) -> SimulationRes
         return run_simulation(rules, deals, seed, strategy, cap, progress=lambda _: bar.advance(task))
 
 
+def _simulate_table(rules, rounds: int, seed: int, players: str, format) -> int:
+    from kallisti.solver.table import BOTS, simulate_rounds
+
+    seats = [p.strip() for p in players.split(",") if p.strip()]
+    bad = [s for s in seats if s not in BOTS]
+    if bad:
+        raise typer.BadParameter(f"no table bot '{bad[0]}'; choose from {', '.join(BOTS)}", param_hint="--players")
+    record = simulate_rounds(rules, rounds, seed, seats).as_dict()
+    if format == Format.json:
+        typer.echo(json.dumps(record, ensure_ascii=False))
+        return 0
+    typer.echo(f"{rules.name}: {rounds} rounds from seed {seed}, bots only, no money: showdown only")
+    for i, (kind, wins) in enumerate(zip(record["players"], record["wins"])):
+        typer.echo(f"  seat {i + 1} ({kind:<8}) won {wins:>6}  ({100 * wins / rounds:.1f}%)")
+    typer.echo(f"  showdowns {record['showdowns']}, ties won by seniority {record['ties_to_seniority']}, "
+               f"cripples {record['cripples']}, cards exchanged {record['cards_exchanged']}")
+    typer.echo("  won with: " + ", ".join(f"{g} {n}" for g, n in record["won_with"].items()))
+    typer.echo(f"  time    {record['seconds']:.2f}s")
+    return 0
+
+
 def simulate(
     game: str = typer.Argument(..., metavar="GAME|FILE", help="A shipped game's name or a ruleset file."),
     deals: int = typer.Option(100, "--deals", "-n", min=1, help="How many deals to play."),
@@ -82,14 +103,20 @@ def simulate(
                                       "search for the bots of a match)."),
     cap: int = typer.Option(DEFAULT_CAP, "--cap", min=1, help="Most moves per deal; a deal that reaches it is `capped`."),
     format: Format = typer.Option(Format.text, "--format", help="Output format."),
+    players: str = typer.Option("cautious,bold,cautious,bold", "--players",
+                                help="A table game's bots, one per seat in turn order: cautious or bold."),
 ) -> None:
     """Play many deals with a strategy and report how many were won, with a 95% confidence interval.
 
     For a game of several players, each "deal" is one whole match between bots, and the report
     gives every seat's wins and mean score and the rule changes the bots imposed on each other.
+    For a table game (Cripple Mr Onion), each "deal" is one round between bots, the winner dealing
+    the next, and the report gives each seat's wins and the groupings that won.
     """
     try:
         rules = load_ruleset(game)
+        if rules.table is not None and not rules.pile_count:
+            raise typer.Exit(_simulate_table(rules, deals, seed, players, format))
         require_piles(rules)
     except KallistiError as exc:
         for f in exc.findings:

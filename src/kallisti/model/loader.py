@@ -112,6 +112,10 @@ def schema_message(err) -> str:
     if err.validator == "required":
         return err.message.replace("is a required property", "is required")
     if err.validator in ("oneOf", "anyOf"):
+        options = [sorted(o["required"]) for o in err.validator_value if set(o) == {"required"}]
+        if len(options) == len(err.validator_value) and isinstance(err.instance, dict):
+            # Alternatives that differ only in their required keys: name them instead of printing the value.
+            return "needs " + ", or ".join(" and ".join(f"`{k}`" for k in keys) for keys in options)
         return f"{err.instance!r} is not valid here"
     return err.message
 

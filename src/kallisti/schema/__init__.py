@@ -163,6 +163,39 @@ def _hands(resolved: bool) -> dict:
     return h
 
 
+def _table() -> dict:
+    """A round at a table of several players (Cripple Mr Onion): seats, the deals by role, the draw, the showdown."""
+    face = {"enum": ["up", "down"]}
+    return {
+        "type": "object",
+        "description": "a round played at a table: the players' hands are dealt by role, improved by a draw, and compared "
+                       "at a showdown with the `hands` rules (no money: the non-gambling game)",
+        "properties": {
+            "seats": {"type": "array", "items": {"type": "integer", "minimum": 2, "maximum": 12}, "minItems": 2, "maxItems": 2,
+                      "description": "the fewest and the most players, [min, max]"},
+            "deal": {"type": "array", "minItems": 1, "maxItems": 20,
+                     "items": {"type": "object", "properties": {"dealer": {"type": "integer", "minimum": 0, "maximum": 30},
+                                                                "others": {"type": "integer", "minimum": 0, "maximum": 30}},
+                               "required": ["dealer", "others"], "additionalProperties": False},
+                     "description": "the first deal, face down, in passes: in each, the dealer takes `dealer` cards, then "
+                                    "the others from the Elder to the Younger `others` each"},
+            "draw": {"type": "object", "properties": {
+                "most": {"type": "integer", "minimum": 0, "maximum": 30, "description": "most cards a player may exchange"},
+                "fold": {"type": "boolean", "description": "whether a player may fold by discarding the whole hand"}},
+                "required": ["most"], "additionalProperties": False,
+                "description": "from the Elder to the Younger, then the dealer: each discards up to `most` cards and is "
+                               "dealt as many"},
+            "second": {"type": "object", "properties": {
+                "count": {"type": "integer", "minimum": 1, "maximum": 30},
+                "dealer": face, "others": face},
+                "required": ["count", "dealer", "others"], "additionalProperties": False,
+                "description": "a second deal of `count` cards each, face up or down by role"},
+        },
+        "required": ["seats", "deal"],
+        "additionalProperties": False,
+    }
+
+
 def _group(resolved: bool) -> dict:
     props = {
         "role": {"enum": ROLES, "description": "what the group is for"},
@@ -279,6 +312,7 @@ def _ruleset(resolved: bool) -> dict:
                        "description": "honour rules: text rules shown at a moment of play and acknowledged by the player"},
             "match": _match(resolved),
             "hands": _hands(resolved),
+            "table": _table(),
         },
         "additionalProperties": False,
         "$defs": {"clause": _clause()},

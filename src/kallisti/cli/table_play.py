@@ -1,0 +1,123 @@
+"""Playing rounds at a table in the terminal: each person sees hir own cards and the others' face-up cards only."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from kallisti.errors import KallistiError, Pos
+from kallisti.interpreter.hands import HandEvaluator
+from kallisti.interpreter.table import Round, TableError
+from kallisti.solver.table import BOTS, choose_discards
+
+QUIT, DONE = 4, 0
+
+
+def seats_from_players(text: str) -> list[tuple[str, str | None]]:
+    """(name, bot kind or None for a person) per seat: `me,bot,bot:bold` -> me, bot 2 (cautious), bot 3 (bold)."""
+    seats = []
+    for i, word in enumerate(w.strip() for w in text.split(",")):
+        if not word:
+            continue
+        if word == "bot" or word.startswith("bot:"):
+            kind = word.partition(":")[2] or "cautious"
+            if kind not in BOTS:
+                raise ValueError(f"no table bot '{kind}'; choose from {', '.join(BOTS)}")
+            seats.append((f"bot {i + 1} ({kind})", kind))
+        else:
+            seats.append((word, None))
+    return seats
+
+
+def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callable[[str], None]) -> int:
+    """Rounds until the input ends or a person types `q`; the winner of a round deals the next."""
+    evaluator = HandEvaluator(rules)
+    deck = rules.deck
+    names = [n for n, _ in seats]
+    dealer, number = 0, 0
+    out(f"{rules.name} at a table of {len(seats)}: {', '.join(names)}. No money: the best hand at the showdown wins.")
+    while True:
+        try:
+            rnd = Round(rules, len(seats), dealer=dealer, seed=seed, number=number)
+        except KallistiError as exc:
+            for f in exc.findings:
+                out(str(f))
+            return 1
+        out("")
+        out(f"-- round {number + 1}: {names[rnd.dealer]} deals; Elder {names[rnd.elder]}, Younger {names[rnd.younger]}")
+        while rnd.waiting is not None:
+            seat = rnd.waiting
+            name, bot = seats[seat]
+            if bot is not None:
+                cards = choose_discards(rnd, seat, evaluator, bot)
+                rnd.exchange(seat, cards)
+                out(f"{name} exchanges {len(cards)} card{'s' if len(cards) != 1 else ''}")
+                continue
+            if not _person_draws(rnd, seat, name, names, lines, out):
+                out("*** QUIT ***")
+                return QUIT
+        _show_table(rnd, names, out)
+        people = [s for s, (_, bot) in enumerate(seats) if bot is None]
+        if len(people) == 1 and people[0] not in rnd.folded:  # one person at the terminal: hir own hand, whole
+            out(f"{names[people[0]]}, your hand: {' '.join(deck.name(c) for c in rnd.hands[people[0]])}")
+        result = rnd.showdown(evaluator)
+        out("showdown:")
+        for s, e in result.shown.items():
+            groups = "; ".join(f"{g.name} {' '.join(deck.name(c) for c in g.cards)}" for g in e.groups) or "no grouping"
+            out(f"  {names[s]}: {groups}")
+        how = " (the most senior of the tied hands)" if result.tied else ("" if result.showdown else " (everyone else folded)")
+        out(f"*** {names[result.winner]} wins round {number + 1}{how} ***")
+        dealer, number = result.winner, number + 1
+        out("enter for the next round, q to stop")
+        line = next(lines, None)
+        if line is None or line.strip() == "q":
+            return DONE
+
+
+def _person_draws(rnd, seat: int, name: str, names: list[str], lines, out) -> bool:
+    """Ask a person which cards to exchange until the answer is valid; False when the input ends or `q`."""
+    deck = rnd.rules.deck
+    view = rnd.view(seat)
+    out(f"{name}, your hand: {' '.join(deck.name(c) for c in view['hand'])}")
+    for s, o in view["others"].items():
+        if o["folded"]:
+            out(f"  {names[s]}: folded")
+        elif o["face_up"] or o["face_down"]:
+            up = " ".join(deck.name(c) for c in o["face_up"])
+            out(f"  {names[s]}: {o['face_down']} face down{', face up: ' + up if up else ''}")
+    most = rnd.rules.table.draw_most
+    while True:
+        out(f"exchange up to {most} cards (e.g. `{deck.ascii_name(view['hand'][0])}`), `none`, or `fold`:")
+        line = next(lines, None)
+        if line is None or line.strip() == "q":
+            return False
+        words = line.replace(",", " ").split()
+        try:
+            if words == ["fold"]:
+                rnd.exchange(seat, list(view["hand"]))
+            else:
+                rnd.exchange(seat, [] if words == ["none"] else _cards_of(rnd, view["hand"], words))
+            return True
+        except (TableError, KallistiError) as exc:
+            out(f"refused: {exc}")
+
+
+def _cards_of(rnd, hand: list[int], words: list[str]) -> list[int]:
+    deck = rnd.rules.deck
+    chosen = []
+    for w in words:
+        kind = deck.parse_card(w, Pos("<input>"))
+        match = [c for c in hand if deck.kind[c] == kind and c not in chosen]
+        if not match:
+            raise TableError(f"{w} is not in your hand")
+        chosen.append(match[0])
+    return chosen
+
+
+def _show_table(rnd, names, out) -> None:
+    """The face-up cards everyone can see once the second deal is made."""
+    deck = rnd.rules.deck
+    for s in rnd.precedence:
+        if s in rnd.folded:
+            continue
+        up = [c for c in rnd.hands[s] if c in rnd.face_up[s]]
+        out(f"  {names[s]}: {len(rnd.hands[s]) - len(up)} face down" + (f", face up: {' '.join(deck.name(c) for c in up)}" if up else ""))

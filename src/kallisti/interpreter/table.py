@@ -1,0 +1,187 @@
+"""A round at a table of players (Cripple Mr Onion without money): roles, the deal by role, the draw, the showdown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kallisti.errors import Pos, error
+from kallisti.interpreter.state import shuffled_order
+
+
+class TableError(Exception):
+    """A table action the rules do not allow now; the message says why."""
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """The end of a round: the winner, the seats that tied with it (seniority decided), the evaluations shown."""
+
+    winner: int
+    tied: tuple[int, ...]
+    shown: dict  # seat -> Evaluation, for the seats that reached the showdown
+    showdown: bool  # False: every other player folded
+
+
+@dataclass
+class Round:
+    """One round: the pack in dealing order, every seat's cards (and which lie face up), the draw, the showdown.
+
+    Seats are numbered in turn order around the table; the Elder sits on the dealer's left (the next
+    seat) and the Younger on the dealer's right (the seat before). Precedence, for dealing and for
+    winning ties, is Dealer, Elder, the others in order, Younger.
+    """
+
+    rules: object
+    players: int
+    dealer: int = 0
+    seed: int = 1
+    number: int = 0
+    hands: list = field(init=False)
+    face_up: list = field(init=False)
+    folded: set = field(init=False)
+    discards: list = field(init=False)
+    events: list = field(init=False)  # what everyone at the table sees happen
+    phase: str = field(init=False)  # draw, showdown, over
+    to_draw: list = field(init=False)
+
+    def __post_init__(self):
+        table = self.rules.table
+        lo, hi = table.seats
+        if not lo <= self.players <= hi:
+            raise error("table-players", f"{self.rules.name} is played by {lo} to {hi} players, not {self.players}",
+                        Pos("--players"))
+        self.pack = shuffled_order(self.rules.deck.size, self.seed, self.number)
+        self.next = 0
+        self.hands = [[] for _ in range(self.players)]
+        self.face_up = [set() for _ in range(self.players)]
+        self.folded = set()
+        self.discards = []
+        self.events = []
+        for dealer_cards, other_cards in table.passes:
+            for seat in self.precedence:
+                self._deal(seat, dealer_cards if seat == self.dealer else other_cards, face_up=False)
+        self.to_draw = [s for s in self.precedence[1:] + [self.dealer]] if table.draw_most else []
+        self.phase = "draw" if self.to_draw else "showdown"
+        if not self.to_draw:
+            self._second_deal()
+
+    # -- roles ---------------------------------------------------------------------------------
+    @property
+    def elder(self) -> int:
+        return (self.dealer + 1) % self.players
+
+    @property
+    def younger(self) -> int:
+        return (self.dealer - 1) % self.players
+
+    @property
+    def precedence(self) -> list[int]:
+        """Seats from the most senior: Dealer, Elder, the others in order, Younger."""
+        return [(self.dealer + k) % self.players for k in range(self.players)]
+
+    def role(self, seat: int) -> str:
+        if seat == self.dealer:
+            return "Dealer"
+        if seat == self.elder:
+            return "Elder"
+        return "Younger" if seat == self.younger else ""
+
+    # -- dealing -------------------------------------------------------------------------------
+    def _deal(self, seat: int, n: int, face_up: bool) -> None:
+        if self.next + n > len(self.pack):
+            raise TableError("the pack has run out")  # the ruleset's checks keep this from happening
+        cards = self.pack[self.next:self.next + n]
+        self.next += n
+        self.hands[seat] += cards
+        if face_up:
+            self.face_up[seat].update(cards)
+        self.events.append({"type": "deal", "seat": seat, "count": n, "face_up": face_up,
+                            **({"cards": list(cards)} if face_up else {})})
+
+    def _second_deal(self) -> None:
+        table = self.rules.table
+        if table.second:
+            for seat in self.precedence:
+                if seat not in self.folded:
+                    self._deal(seat, table.second, table.second_up[0] if seat == self.dealer else table.second_up[1])
+        self.phase = "showdown"
+
+    # -- the draw ------------------------------------------------------------------------------
+    @property
+    def waiting(self) -> int | None:
+        """The seat whose turn it is to draw, or None when the draw is over."""
+        return self.to_draw[0] if self.phase == "draw" else None
+
+    def exchange(self, seat: int, cards: list[int]) -> None:
+        """`seat` discards `cards` from its hand and is dealt as many, face down; discarding the whole hand folds
+        (when the rules allow, and never the dealer, who must play the round)."""
+        table = self.rules.table
+        if self.waiting != seat:
+            raise TableError(f"it is not seat {seat + 1}'s turn to draw")
+        hand = self.hands[seat]
+        if len(set(cards)) != len(cards) or not set(cards) <= set(hand):
+            raise TableError("you may discard only cards of your own hand, each once")
+        if cards and len(cards) == len(hand) and len(cards) > table.draw_most:
+            if not table.may_fold:
+                raise TableError("the rules do not let a player fold")
+            if seat == self.dealer:
+                raise TableError("the dealer plays every round and may not fold")
+            self.fold(seat)
+            return
+        if len(cards) > table.draw_most:
+            raise TableError(f"you may exchange at most {table.draw_most} cards (or fold by discarding all {len(hand)})")
+        for c in cards:
+            hand.remove(c)
+        self.discards += cards
+        self.events.append({"type": "draw", "seat": seat, "count": len(cards)})
+        self._deal(seat, len(cards), face_up=False)
+        self._drawn(seat)
+
+    def fold(self, seat: int) -> None:
+        """`seat` gives up the round: its cards go to the discards."""
+        self.discards += self.hands[seat]
+        self.hands[seat] = []
+        self.face_up[seat] = set()
+        self.folded.add(seat)
+        self.events.append({"type": "fold", "seat": seat})
+        self._drawn(seat)
+
+    def _drawn(self, seat: int) -> None:
+        self.to_draw.remove(seat)
+        if not self.to_draw:
+            self._second_deal()
+
+    # -- the showdown --------------------------------------------------------------------------
+    def showdown(self, evaluator) -> RoundResult:
+        """The winner: the best hand at the showdown (cripples included), the most senior on a complete tie."""
+        if self.phase != "showdown":
+            raise TableError("the showdown comes after the draw")
+        active = [s for s in self.precedence if s not in self.folded]
+        self.phase = "over"
+        if len(active) == 1:
+            self.events.append({"type": "win", "seat": active[0], "showdown": False})
+            return RoundResult(active[0], (), {}, False)
+        shown = {s: evaluator.evaluate(self.hands[s]) for s in active}
+        best = evaluator.showdown([shown[s] for s in active])
+        tied = tuple(active[i] for i in best)
+        winner = tied[0]  # `active` runs from the most senior
+        for s in active:
+            self.events.append({"type": "show", "seat": s, "cards": list(self.hands[s])})
+        self.events.append({"type": "win", "seat": winner, "showdown": True})
+        return RoundResult(winner, tied if len(tied) > 1 else (), shown, True)
+
+    # -- what a seat may know --------------------------------------------------------------------
+    def view(self, seat: int) -> dict:
+        """What `seat` sees: its own cards, the face-up cards of the others and how many they hold face down."""
+        others = {}
+        for s in range(self.players):
+            if s != seat:
+                up = [c for c in self.hands[s] if c in self.face_up[s]]
+                others[s] = {"face_up": up, "face_down": len(self.hands[s]) - len(up), "folded": s in self.folded,
+                             "role": self.role(s)}
+        return {"seat": seat, "role": self.role(seat), "hand": list(self.hands[seat]), "others": others, "phase": self.phase,
+                "pack_left": len(self.pack) - self.next}
+
+    def card_count(self) -> int:
+        """Every card of the pack, wherever it is (the conservation check)."""
+        return len(self.pack) - self.next + sum(len(h) for h in self.hands) + len(self.discards)

@@ -1,0 +1,227 @@
+"""Cripple Mr Onion at the table without money: roles and precedence, the deal by role, the draw and folding,
+the second deal's faces, the showdown with seniority, hidden information, bots, and conservation of cards."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+from kallisti.cli.app import app
+from kallisti.cli.table_play import run_table_session, seats_from_players
+from kallisti.interpreter.hands import HandEvaluator, parse_hands
+from kallisti.interpreter.table import Round, TableError
+from kallisti.model.ruleset import load_ruleset
+from kallisti.solver.table import choose_discards, simulate_rounds
+
+runner = CliRunner()
+
+
+@functools.lru_cache(maxsize=None)
+def onion():
+    return load_ruleset("onion")
+
+
+def draw_nothing(rnd: Round) -> None:
+    while rnd.waiting is not None:
+        rnd.exchange(rnd.waiting, [])
+
+
+def test_roles_and_precedence_follow_the_dealer():
+    rnd = Round(onion(), 4, dealer=2)
+    assert (rnd.elder, rnd.younger) == (3, 1)
+    assert rnd.precedence == [2, 3, 0, 1]
+    assert [rnd.role(s) for s in range(4)] == ["", "Younger", "Dealer", "Elder"]
+
+
+def test_the_first_five_come_in_two_passes_dealer_first_two_then_three():
+    rnd = Round(onion(), 3, dealer=1)
+    deals = [(e["seat"], e["count"], e["face_up"]) for e in rnd.events if e["type"] == "deal"]
+    assert deals == [(1, 2, False), (2, 3, False), (0, 3, False), (1, 3, False), (2, 2, False), (0, 2, False)]
+    assert all(len(h) == 5 for h in rnd.hands)
+
+
+def test_the_draw_goes_from_the_elder_to_the_younger_and_then_the_dealer():
+    rnd = Round(onion(), 4, dealer=1)
+    order = []
+    while rnd.waiting is not None:
+        order.append(rnd.waiting)
+        rnd.exchange(rnd.waiting, [])
+    assert order == [2, 3, 0, 1]
+
+
+def test_exchanged_cards_are_replaced_from_the_pack_face_down():
+    rnd = Round(onion(), 2, dealer=0)
+    seat = rnd.waiting
+    old = list(rnd.hands[seat])
+    rnd.exchange(seat, old[:3])
+    assert len(rnd.hands[seat]) == 5 and set(old[3:]) <= set(rnd.hands[seat])
+    assert not set(old[:3]) & set(rnd.hands[seat]) and rnd.discards == old[:3]
+    assert not rnd.face_up[seat]
+
+
+def test_the_draw_refuses_what_the_rules_do_not_allow():
+    rnd = Round(onion(), 3, dealer=0)
+    seat = rnd.waiting
+    with pytest.raises(TableError, match="not seat"):
+        rnd.exchange((seat + 1) % 3, [])
+    with pytest.raises(TableError, match="only cards of your own hand"):
+        rnd.exchange(seat, [rnd.hands[(seat + 1) % 3][0]])
+    # Five of five is folding; four is the most that may be exchanged.
+    rnd.exchange(seat, list(rnd.hands[seat]))
+    assert seat in rnd.folded and rnd.hands[seat] == []
+
+
+def test_the_dealer_may_not_fold():
+    rnd = Round(onion(), 2, dealer=0)
+    rnd.exchange(1, [])
+    with pytest.raises(TableError, match="dealer"):
+        rnd.exchange(0, list(rnd.hands[0]))
+
+
+def test_the_second_five_lie_face_down_for_the_dealer_and_face_up_for_the_others():
+    rnd = Round(onion(), 3, dealer=0)
+    draw_nothing(rnd)
+    assert all(len(h) == 10 for h in rnd.hands)
+    assert not rnd.face_up[0]
+    for s in (1, 2):
+        assert len(rnd.face_up[s]) == 5 and rnd.face_up[s] <= set(rnd.hands[s][5:])
+
+
+def set_hands(rnd: Round, texts: list[str]) -> None:
+    """Give the seats these hands, as after the second deal (a position set by hand for a test)."""
+    rnd.hands = parse_hands(rnd.rules.deck, texts)
+    rnd.phase = "showdown"
+
+
+def test_the_best_hand_wins_the_showdown():
+    rnd = Round(onion(), 3, dealer=0)
+    draw_nothing(rnd)
+    set_hands(rnd, ["2C 2D 3S 4H 4C 6H 7C KS KD AS", "AH QH ASw JSt 9Co 8D 8C 8H 9H 9D", "5S 5H 6C 6D 7D 7H 9S 9C 10C 10D"])
+    result = rnd.showdown(HandEvaluator(onion()))
+    assert result.winner == 1 and result.showdown and not result.tied
+    assert result.shown[1].top == "double-onion"
+
+
+def test_a_complete_tie_goes_to_the_most_senior():
+    # The same ranks in paired suits: equal partitions. With the dealer at seat 2, seat 2 is more senior than seat 0.
+    rnd = Round(onion(), 3, dealer=2)
+    draw_nothing(rnd)
+    set_hands(rnd, ["2C 2D 3S 4H 4C 6H 7C KS KD AS", "9S 9H 9C 9D 8S 8H 8C 8D 8Cu 8Co",
+                    "2Sw 2Co 3St 4Cu 4Sw 6Cu 7Sw KSt KCo ASt"])
+    result = rnd.showdown(HandEvaluator(onion()))
+    assert set(result.tied) == {0, 2} and result.winner == 2
+
+
+def test_when_everyone_else_folds_the_dealer_wins_without_a_showdown():
+    rnd = Round(onion(), 3, dealer=0)
+    rnd.exchange(1, list(rnd.hands[1]))
+    rnd.exchange(2, list(rnd.hands[2]))
+    rnd.exchange(0, [])
+    result = rnd.showdown(HandEvaluator(onion()))
+    assert (result.winner, result.showdown) == (0, False)
+
+
+@pytest.mark.parametrize("players", [1, 8])
+def test_the_number_of_players_is_the_rulesets(players):
+    from kallisti.errors import KallistiError
+
+    with pytest.raises(KallistiError) as exc:
+        Round(onion(), players)
+    assert exc.value.findings[0].code == "table-players"
+
+
+def test_cards_are_conserved_through_every_action_of_random_rounds():
+    deck_size = onion().deck.size
+    pick = random.Random(5)
+    for number in range(40):
+        players = pick.randint(2, 7)
+        rnd = Round(onion(), players, dealer=pick.randrange(players), seed=9, number=number)
+        assert rnd.card_count() == deck_size
+        while rnd.waiting is not None:
+            hand = rnd.hands[rnd.waiting]
+            k = pick.choice([0, 1, 2, 4, 5]) if rnd.waiting != rnd.dealer else pick.choice([0, 3])
+            rnd.exchange(rnd.waiting, pick.sample(hand, k))
+            assert rnd.card_count() == deck_size
+        rnd.showdown(HandEvaluator(onion()))
+        assert rnd.card_count() == deck_size
+        assert len({c for h in rnd.hands for c in h} | set(rnd.discards)) == sum(map(len, rnd.hands)) + len(rnd.discards)
+
+
+def test_bots_exchange_the_cards_their_best_partition_leaves_out():
+    ev = HandEvaluator(onion())
+    rnd = Round(onion(), 2, dealer=0)
+    seat = rnd.waiting
+    rnd.hands[seat] = parse_hands(onion().deck, ["5Sw 2H 7S JD 3Cu"])[0]
+    assert not ev.evaluate(rnd.hands[seat]).groups, "no grouping among them"
+    deck = onion().deck
+    bold = [deck.ascii_name(c) for c in choose_discards(rnd, seat, ev, "bold")]
+    cautious = [deck.ascii_name(c) for c in choose_discards(rnd, seat, ev, "cautious")]
+    assert bold == ["2H", "3Cu", "5Sw", "7S"]  # four, the most allowed, lowest-valued first
+    assert cautious == ["2H", "3Cu", "5Sw", "7S"]
+    # 4 K 7 make 21; the 8 and the ace are left over: bold throws both, cautious keeps the ace.
+    rnd.hands[seat] = parse_hands(deck, ["4Co KCo 8Cu AD 7H"])[0]
+    assert [deck.ascii_name(c) for c in choose_discards(rnd, seat, ev, "bold")] == ["8Cu", "AD"]
+    assert [deck.ascii_name(c) for c in choose_discards(rnd, seat, ev, "cautious")] == ["8Cu"]
+
+
+def test_bots_play_rounds_and_double_onions_win_most_often():
+    record = simulate_rounds(onion(), 60, 3, ["cautious", "bold", "cautious", "bold"])
+    data = record.as_dict()
+    assert sum(data["wins"]) == 60 and data["showdowns"] == 60
+    assert sum(data["won_with"].values()) == 60
+    assert max(data["won_with"], key=data["won_with"].get) == "double-onion"  # as the seed's players found
+    assert data["cards_exchanged"] > 0
+
+
+def test_simulate_onion_reports_rounds_in_json():
+    out = runner.invoke(app, ["simulate", "onion", "--deals", "12", "--players", "bold,cautious,bold", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["rounds"] == 12 and sum(data["wins"]) == 12 and data["players"] == ["bold", "cautious", "bold"]
+
+
+def test_a_persons_transcript_shows_no_card_hidden_from_that_person(monkeypatch):
+    import kallisti.cli.table_play as table_play
+
+    rules = onion()
+    deck = rules.deck
+    rounds = []
+
+    class Watched(Round):
+        def __post_init__(self):
+            super().__post_init__()
+            rounds.append(self)
+
+    monkeypatch.setattr(table_play, "Round", Watched)
+    checked = [0]
+    open_until_showdown = [True]
+
+    def out(text: str) -> None:
+        if text.startswith("-- round"):
+            open_until_showdown[0] = True
+        if text == "showdown:":
+            open_until_showdown[0] = False  # at the showdown every hand is shown to everyone
+        if not rounds or not open_until_showdown[0]:
+            return
+        rnd = rounds[-1]
+        hidden = {c for s in range(1, rnd.players) for c in rnd.hands[s] if c not in rnd.face_up[s]}
+        hidden |= set(rnd.pack[rnd.next:]) | set(rnd.discards) - set()
+        hidden -= set(rnd.hands[0])
+        words = set(text.replace(",", " ").split())
+        leaked = words & {deck.name(c) for c in hidden}
+        assert not leaked, f"seat 1 was shown {leaked} in {text!r}"
+        checked[0] += 1
+
+    answers = iter(["2C 3D 4H", "none", "", "fold", "", "none", "q"])
+    run_table_session(rules, seats_from_players("me,bot,bot:bold,bot"), 11, answers, out)
+    assert len(rounds) >= 2 and checked[0] > 20
+
+
+def test_play_onion_at_the_terminal_with_piped_answers():
+    out = runner.invoke(app, ["play", "onion", "--players", "me,bot,bot:bold", "--seed", "4"], input="none\nq\n")
+    assert out.exit_code == 0, out.output
+    assert "me, your hand:" in out.output and "showdown:" in out.output and " wins round 1" in out.output

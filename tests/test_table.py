@@ -21,8 +21,16 @@ runner = CliRunner()
 
 
 @functools.lru_cache(maxsize=None)
-def onion():
+def shipped():
     return load_ruleset("onion")
+
+
+@functools.lru_cache(maxsize=None)
+def onion():
+    """The non-gambling game: the shipped rules without `table.money`, by the rule change a table would make."""
+    from kallisti.interpreter.amend import amend
+
+    return amend(shipped().data, "delete table.money").rules
 
 
 def draw_nothing(rnd: Round) -> None:
@@ -182,6 +190,42 @@ def test_simulate_onion_reports_rounds_in_json():
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert data["rounds"] == 12 and sum(data["wins"]) == 12 and data["players"] == ["bold", "cautious", "bold"]
+    assert sum(data["stacks"]) == 3 * shipped().table.chips
+
+
+# -- chips ------------------------------------------------------------------------------------------
+def test_every_player_stakes_into_the_pot_and_the_winner_takes_it():
+    stacks = [20, 20, 20]
+    rnd = Round(shipped(), 3, dealer=0, stacks=stacks)
+    assert stacks == [19, 19, 19] and rnd.pot == 3
+    draw_nothing(rnd)
+    result = rnd.showdown(HandEvaluator(shipped()))
+    assert stacks[result.winner] == 22 and rnd.pot == 0 and sum(stacks) == 60
+
+
+def test_a_player_who_cannot_cover_the_stake_sits_the_round_out():
+    stacks = [20, 0, 20]
+    rnd = Round(shipped(), 3, dealer=0, stacks=stacks)
+    assert 1 in rnd.folded and rnd.hands[1] == [] and stacks == [19, 0, 19]
+    assert rnd.waiting != 1
+    assert {"type": "sit-out", "seat": 1} in rnd.events
+
+
+def test_a_dealer_who_cannot_cover_passes_the_deal_on():
+    stacks = [0, 20, 20]
+    rnd = Round(shipped(), 3, dealer=0, stacks=stacks)
+    assert rnd.dealer == 1 and 0 in rnd.folded
+
+
+def test_the_table_ends_when_fewer_than_two_can_cover_the_stake():
+    with pytest.raises(TableError, match="fewer than two"):
+        Round(shipped(), 3, stacks=[60, 0, 0])
+
+
+def test_chips_and_cards_are_conserved_over_many_bot_rounds():
+    record = simulate_rounds(shipped(), 80, 7, ["bold", "cautious", "bold", "cautious", "bold"])
+    assert sum(record.stacks) == 5 * shipped().table.chips  # simulate_rounds also checks it after every round
+    assert record.played == 80 and sum(record.wins) == 80
 
 
 def test_a_persons_transcript_shows_no_card_hidden_from_that_person(monkeypatch):

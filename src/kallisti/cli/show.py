@@ -132,7 +132,12 @@ def _table_lines(t) -> list[str]:
         faces = {True: "face up", False: "face down"}
         lines.append(f"then {t.second} more cards each: {faces[t.second_up[0]]} to the dealer, {faces[t.second_up[1]]} to the others")
     lines.append("showdown: the best hand wins; a complete tie goes to the most senior (Dealer, Elder, the others, Younger); "
-                 "the winner deals the next round; no money is played")
+                 "the winner deals the next round")
+    if t.stake:
+        lines.append(f"money: each player starts with {t.chips} chips and stakes {t.stake} each round; the winner takes the "
+                     "pot; a player who cannot cover the stake sits the round out, a dealer who cannot passes the deal on")
+    else:
+        lines.append("no money: rounds are played for the showdown alone")
     return [w for line in lines for w in textwrap.wrap(line, WIDTH, subsequent_indent="  ")]
 
 

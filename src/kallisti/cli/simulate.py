@@ -85,12 +85,16 @@ def _simulate_table(rules, rounds: int, seed: int, players: str, format) -> int:
     if format == Format.json:
         typer.echo(json.dumps(record, ensure_ascii=False))
         return 0
-    typer.echo(f"{rules.name}: {rounds} rounds from seed {seed}, bots only, no money: showdown only")
+    typer.echo(f"{rules.name}: {rounds} rounds from seed {seed}, bots only"
+               + ("" if "stacks" in record else ", no money: showdown only"))
     for i, (kind, wins) in enumerate(zip(record["players"], record["wins"])):
         typer.echo(f"  seat {i + 1} ({kind:<8}) won {wins:>6}  ({100 * wins / rounds:.1f}%)")
     typer.echo(f"  showdowns {record['showdowns']}, ties won by seniority {record['ties_to_seniority']}, "
                f"cripples {record['cripples']}, cards exchanged {record['cards_exchanged']}")
     typer.echo("  won with: " + ", ".join(f"{g} {n}" for g, n in record["won_with"].items()))
+    if "stacks" in record:
+        typer.echo(f"  chips at the end: {', '.join(map(str, record['stacks']))} (rounds played {record['played']}, "
+                   f"seats sat out {record['sat_out']})")
     typer.echo(f"  time    {record['seconds']:.2f}s")
     return 0
 

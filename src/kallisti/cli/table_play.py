@@ -34,16 +34,28 @@ def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callab
     deck = rules.deck
     names = [n for n, _ in seats]
     dealer, number = 0, 0
-    out(f"{rules.name} at a table of {len(seats)}: {', '.join(names)}. No money: the best hand at the showdown wins.")
+    table = rules.table
+    stacks = [table.chips] * len(seats) if table.stake else None
+    money = (f"Each starts with {table.chips} chips and stakes {table.stake} a round; the winner takes the pot."
+             if stacks else "No money: the best hand at the showdown wins.")
+    out(f"{rules.name} at a table of {len(seats)}: {', '.join(names)}. {money}")
     while True:
         try:
-            rnd = Round(rules, len(seats), dealer=dealer, seed=seed, number=number)
+            rnd = Round(rules, len(seats), dealer=dealer, seed=seed, number=number, stacks=stacks)
         except KallistiError as exc:
             for f in exc.findings:
                 out(str(f))
             return 1
+        except TableError:
+            richest = max(range(len(seats)), key=lambda s: stacks[s])
+            out(f"*** {names[richest]} wins the table with {stacks[richest]} chips ***")
+            return DONE
         out("")
-        out(f"-- round {number + 1}: {names[rnd.dealer]} deals; Elder {names[rnd.elder]}, Younger {names[rnd.younger]}")
+        out(f"-- round {number + 1}: {names[rnd.dealer]} deals; Elder {names[rnd.elder]}, Younger {names[rnd.younger]}"
+            + (f"; pot {rnd.pot}" if stacks is not None else ""))
+        for e in rnd.events:
+            if e["type"] == "sit-out":
+                out(f"{names[e['seat']]} cannot cover the stake and sits this round out")
         while rnd.waiting is not None:
             seat = rnd.waiting
             name, bot = seats[seat]
@@ -66,6 +78,8 @@ def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callab
             out(f"  {names[s]}: {groups}")
         how = " (the most senior of the tied hands)" if result.tied else ("" if result.showdown else " (everyone else folded)")
         out(f"*** {names[result.winner]} wins round {number + 1}{how} ***")
+        if stacks is not None:
+            out("chips: " + ", ".join(f"{n} {c}" for n, c in zip(names, stacks)))
         dealer, number = result.winner, number + 1
         out("enter for the next round, q to stop")
         line = next(lines, None)

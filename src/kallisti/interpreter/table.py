@@ -36,6 +36,7 @@ class Round:
     dealer: int = 0
     seed: int = 1
     number: int = 0
+    stacks: list | None = None  # each seat's chips, when the table plays for money (changed in place)
     hands: list = field(init=False)
     face_up: list = field(init=False)
     folded: set = field(init=False)
@@ -57,13 +58,37 @@ class Round:
         self.folded = set()
         self.discards = []
         self.events = []
+        self.pot = 0
+        if table.stake:
+            self._stake()
         for dealer_cards, other_cards in table.passes:
             for seat in self.precedence:
-                self._deal(seat, dealer_cards if seat == self.dealer else other_cards, face_up=False)
-        self.to_draw = [s for s in self.precedence[1:] + [self.dealer]] if table.draw_most else []
+                if seat not in self.folded:
+                    self._deal(seat, dealer_cards if seat == self.dealer else other_cards, face_up=False)
+        self.to_draw = [s for s in self.precedence[1:] + [self.dealer] if s not in self.folded] if table.draw_most else []
         self.phase = "draw" if self.to_draw else "showdown"
         if not self.to_draw:
             self._second_deal()
+
+    def _stake(self) -> None:
+        """Every player who can covers the stake into the pot; one who cannot sits the round out (`cannot_cover:
+        fold`), and a dealer who cannot passes the deal to the next seat that can."""
+        stake = self.rules.table.stake
+        if self.stacks is None or len(self.stacks) != self.players:
+            raise TableError("a table that plays for money needs every seat's chips")
+        able = [s for s in range(self.players) if self.stacks[s] >= stake]
+        if len(able) < 2:
+            raise TableError("fewer than two players can cover the stake")
+        while self.dealer not in able:
+            self.dealer = (self.dealer + 1) % self.players
+        for seat in self.precedence:
+            if seat in able:
+                self.stacks[seat] -= stake
+                self.pot += stake
+                self.events.append({"type": "stake", "seat": seat, "chips": stake})
+            else:
+                self.folded.add(seat)
+                self.events.append({"type": "sit-out", "seat": seat})
 
     # -- roles ---------------------------------------------------------------------------------
     @property
@@ -159,6 +184,7 @@ class Round:
         active = [s for s in self.precedence if s not in self.folded]
         self.phase = "over"
         if len(active) == 1:
+            self._pay(active[0])
             self.events.append({"type": "win", "seat": active[0], "showdown": False})
             return RoundResult(active[0], (), {}, False)
         shown = {s: evaluator.evaluate(self.hands[s]) for s in active}
@@ -167,8 +193,20 @@ class Round:
         winner = tied[0]  # `active` runs from the most senior
         for s in active:
             self.events.append({"type": "show", "seat": s, "cards": list(self.hands[s])})
+        self._pay(winner)
         self.events.append({"type": "win", "seat": winner, "showdown": True})
         return RoundResult(winner, tied if len(tied) > 1 else (), shown, True)
+
+    def _pay(self, seat: int) -> None:
+        """The pot goes to the winner."""
+        if self.pot:
+            self.stacks[seat] += self.pot
+            self.events.append({"type": "pot", "seat": seat, "chips": self.pot})
+            self.pot = 0
+
+    def chip_count(self) -> int:
+        """Every chip at the table: the stacks and the pot (the conservation check)."""
+        return sum(self.stacks or ()) + self.pot
 
     # -- what a seat may know --------------------------------------------------------------------
     def view(self, seat: int) -> dict:
@@ -180,7 +218,7 @@ class Round:
                 others[s] = {"face_up": up, "face_down": len(self.hands[s]) - len(up), "folded": s in self.folded,
                              "role": self.role(s)}
         return {"seat": seat, "role": self.role(seat), "hand": list(self.hands[seat]), "others": others, "phase": self.phase,
-                "pack_left": len(self.pack) - self.next}
+                "pack_left": len(self.pack) - self.next, "pot": self.pot, "stacks": list(self.stacks or ())}
 
     def card_count(self) -> int:
         """Every card of the pack, wherever it is (the conservation check)."""

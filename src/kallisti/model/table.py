@@ -17,6 +17,8 @@ class TableRules:
     may_fold: bool
     second: int  # cards each in the second deal (0: none)
     second_up: tuple[bool, bool]  # (dealer's face up, the others' face up)
+    stake: int = 0  # 0: no money
+    chips: int = 0
 
     def first_cards(self, dealer: bool) -> int:
         return sum(d if dealer else o for d, o in self.passes)
@@ -36,7 +38,8 @@ def compile_table(data, hands, deck_size: int, at, findings: list[Finding]) -> T
     second = data.get("second")
     rules = TableRules((lo, hi), tuple((int(p["dealer"]), int(p["others"])) for p in data["deal"]), int(draw["most"]),
                        bool(draw.get("fold", False)), int(second["count"]) if second else 0,
-                       (second["dealer"] == "up", second["others"] == "up") if second else (False, False))
+                       (second["dealer"] == "up", second["others"] == "up") if second else (False, False),
+                       int(data["money"]["stake"]) if "money" in data else 0, int(data["money"]["chips"]) if "money" in data else 0)
     if hands is None:
         findings.append(Finding("table-without-hands", "a table compares hands at the showdown: the ruleset needs a `hands` section",
                                 at("table")))

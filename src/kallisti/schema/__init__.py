@@ -190,6 +190,13 @@ def _table() -> dict:
                 "dealer": face, "others": face},
                 "required": ["count", "dealer", "others"], "additionalProperties": False,
                 "description": "a second deal of `count` cards each, face up or down by role"},
+            "money": {"type": "object", "properties": {
+                "stake": {"type": "integer", "minimum": 1, "maximum": 1000000, "description": "what each player puts in the pot"},
+                "chips": {"type": "integer", "minimum": 1, "maximum": 1000000000, "description": "each player's chips at the start"},
+                "cannot_cover": {"enum": ["fold"], "description": "a player who cannot cover the stake: `fold` sits the round out"}},
+                "required": ["stake", "chips", "cannot_cover"], "additionalProperties": False,
+                "description": "play for chips: every round each player stakes into the pot and the winner takes it; without "
+                               "`money` rounds are played for the showdown alone (the non-gambling game)"},
         },
         "required": ["seats", "deal"],
         "additionalProperties": False,

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from kallisti.interpreter.hands import HandEvaluator
-from kallisti.interpreter.table import Round
+from kallisti.interpreter.table import Round, TableError
 
 BOTS = ("cautious", "bold")
 
@@ -42,13 +42,17 @@ class TableRecord:
     ties: int = 0
     cripples: int = 0
     cards_exchanged: int = 0
+    sat_out: int = 0
+    stacks: list | None = None  # chips at the end, when the table plays for money
+    played: int = 0  # rounds played: fewer than asked when all the chips end with one player
     seconds: float = 0.0
 
     def as_dict(self) -> dict:
         return {"game": self.game, "rounds": self.rounds, "players": list(self.players), "wins": list(self.wins),
                 "won_with": dict(self.by_grouping.most_common()), "showdowns": self.showdowns,
                 "ties_to_seniority": self.ties, "cripples": self.cripples, "cards_exchanged": self.cards_exchanged,
-                "seconds": round(self.seconds, 3)}
+                "played": self.played, "sat_out": self.sat_out,
+                **({"stacks": list(self.stacks)} if self.stacks is not None else {}), "seconds": round(self.seconds, 3)}
 
 
 def simulate_rounds(rules, rounds: int, seed: int, players: list[str], progress=None) -> TableRecord:
@@ -56,9 +60,16 @@ def simulate_rounds(rules, rounds: int, seed: int, players: list[str], progress=
     evaluator = HandEvaluator(rules)
     record = TableRecord(rules.name, rounds, tuple(players), wins=[0] * len(players))
     dealer = 0
+    table = rules.table
+    stacks = [table.chips] * len(players) if table.stake else None
+    record.stacks = stacks
     start = time.perf_counter()
     for number in range(rounds):
-        rnd = Round(rules, len(players), dealer=dealer, seed=seed, number=number)
+        try:
+            rnd = Round(rules, len(players), dealer=dealer, seed=seed, number=number, stacks=stacks)
+        except TableError:
+            break  # one player holds every chip that can cover a stake: the table is over
+        record.sat_out += sum(e["type"] == "sit-out" for e in rnd.events)
         while rnd.waiting is not None:
             seat = rnd.waiting
             cards = choose_discards(rnd, seat, evaluator, players[seat])
@@ -67,6 +78,9 @@ def simulate_rounds(rules, rounds: int, seed: int, players: list[str], progress=
         result = rnd.showdown(evaluator)
         if rnd.card_count() != rules.deck.size:
             raise AssertionError(f"round {number}: {rnd.card_count()} cards, the pack has {rules.deck.size}")
+        if stacks is not None and rnd.chip_count() != table.chips * len(players):
+            raise AssertionError(f"round {number}: {rnd.chip_count()} chips, the table began with {table.chips * len(players)}")
+        record.played += 1
         record.wins[result.winner] += 1
         record.showdowns += result.showdown
         record.ties += bool(result.tied)

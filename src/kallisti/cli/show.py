@@ -136,6 +136,12 @@ def _table_lines(t) -> list[str]:
     if t.stake:
         lines.append(f"money: each player starts with {t.chips} chips and stakes {t.stake} each round; the winner takes the "
                      "pot; a player who cannot cover the stake sits the round out, a dealer who cannot passes the deal on")
+        if t.betting:
+            parts = ", ".join("with raises" if r else "without raises" for r in t.betting)
+            lines.append(f"betting after the draw, {len(t.betting)} parts ({parts}): the dealer names up to {t.max_bet}; each "
+                         "other player matches or folds, and may raise the dealer, who covers the raises or folds; a dealer "
+                         "who folds puts the dealership up for auction, a stake a bid; if nobody bids, all fold and the pot "
+                         "is the next round's ante")
     else:
         lines.append("no money: rounds are played for the showdown alone")
     return [w for line in lines for w in textwrap.wrap(line, WIDTH, subsequent_indent="  ")]

@@ -6,8 +6,9 @@ from collections.abc import Callable, Iterator
 
 from kallisti.errors import KallistiError, Pos
 from kallisti.interpreter.hands import HandEvaluator
+from kallisti.interpreter.betting import BetError
 from kallisti.interpreter.table import Round, TableError
-from kallisti.solver.table import BOTS, choose_discards
+from kallisti.solver.table import BOTS, bet_choice, choose_discards
 
 QUIT, DONE = 4, 0
 
@@ -33,7 +34,7 @@ def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callab
     evaluator = HandEvaluator(rules)
     deck = rules.deck
     names = [n for n, _ in seats]
-    dealer, number = 0, 0
+    dealer, number, carry = 0, 0, 0
     table = rules.table
     stacks = [table.chips] * len(seats) if table.stake else None
     money = (f"Each starts with {table.chips} chips and stakes {table.stake} a round; the winner takes the pot."
@@ -41,7 +42,7 @@ def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callab
     out(f"{rules.name} at a table of {len(seats)}: {', '.join(names)}. {money}")
     while True:
         try:
-            rnd = Round(rules, len(seats), dealer=dealer, seed=seed, number=number, stacks=stacks)
+            rnd = Round(rules, len(seats), dealer=dealer, seed=seed, number=number, stacks=stacks, carry=carry)
         except KallistiError as exc:
             for f in exc.findings:
                 out(str(f))
@@ -56,17 +57,33 @@ def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callab
         for e in rnd.events:
             if e["type"] == "sit-out":
                 out(f"{names[e['seat']]} cannot cover the stake and sits this round out")
-        while rnd.waiting is not None:
-            seat = rnd.waiting
+        while rnd.asks is not None:
+            seat, what = rnd.asks
             name, bot = seats[seat]
             if bot is not None:
-                cards = choose_discards(rnd, seat, evaluator, bot)
-                rnd.exchange(seat, cards)
-                out(f"{name} exchanges {len(cards)} card{'s' if len(cards) != 1 else ''}")
+                if what == "draw":
+                    cards = choose_discards(rnd, seat, evaluator, bot)
+                    rnd.exchange(seat, cards)
+                    out(f"{name} exchanges {len(cards)} card{'s' if len(cards) != 1 else ''}")
+                else:
+                    before = len(rnd.events)
+                    rnd.bet(seat, what, *bet_choice(rnd, seat, evaluator, bot, what))
+                    _tell(rnd, rnd.events[before:], names, out)
                 continue
-            if not _person_draws(rnd, seat, name, names, lines, out):
+            done = (_person_draws(rnd, seat, name, names, lines, out) if what == "draw"
+                    else _person_bets(rnd, seat, what, names, lines, out))
+            if not done:
                 out("*** QUIT ***")
                 return QUIT
+        if rnd.phase == "showdown" and not [s for s in range(len(seats)) if s not in rnd.folded]:
+            result = rnd.showdown(evaluator)
+            out(f"*** nobody takes the dealership: everyone folds, and the pot of {result.carried} is the next round's ante ***")
+            dealer, number, carry = rnd.dealer, number + 1, result.carried
+            out("enter for the next round, q to stop")
+            line = next(lines, None)
+            if line is None or line.strip() == "q":
+                return DONE
+            continue
         _show_table(rnd, names, out)
         people = [s for s, (_, bot) in enumerate(seats) if bot is None]
         if len(people) == 1 and people[0] not in rnd.folded:  # one person at the terminal: hir own hand, whole
@@ -80,7 +97,7 @@ def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callab
         out(f"*** {names[result.winner]} wins round {number + 1}{how} ***")
         if stacks is not None:
             out("chips: " + ", ".join(f"{n} {c}" for n, c in zip(names, stacks)))
-        dealer, number = result.winner, number + 1
+        dealer, number, carry = result.winner, number + 1, 0
         out("enter for the next round, q to stop")
         line = next(lines, None)
         if line is None or line.strip() == "q":
@@ -113,6 +130,57 @@ def _person_draws(rnd, seat: int, name: str, names: list[str], lines, out) -> bo
             return True
         except (TableError, KallistiError) as exc:
             out(f"refused: {exc}")
+
+
+ASK = {"name": "you deal: name the amount every other player must match (0 to {most})",
+       "answer": "match {amount} (`match`, or `match N` to raise the dealer by N{raises}) or `fold`",
+       "cover": "cover the raises of {aside} (`cover`) or `fold` (the dealership then goes to auction)",
+       "bid": "bid {next} for the dealership (`bid`) or `pass`"}
+
+
+def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> bool:
+    """Ask a person for a betting action until it is valid; False when the input ends or `q`."""
+    b = rnd.betting
+    out(f"pot {rnd.pot}, your chips {rnd.stacks[seat]}; your hand: {' '.join(rnd.rules.deck.name(c) for c in rnd.hands[seat])}")
+    while True:
+        out(ASK[what].format(most=min(b.max_bet, rnd.stacks[seat]), amount=b.amount, aside=sum(b.aside.values()),
+                             next=b.high + rnd.rules.table.stake, raises="" if b.raises_allowed() else "; no raises now"))
+        line = next(lines, None)
+        if line is None or line.strip() == "q":
+            return False
+        words = line.split()
+        try:
+            if what == "name" and len(words) == 1 and words[0].isdigit():
+                args = (int(words[0]),)
+            elif what == "answer" and words[:1] == ["match"] and (len(words) == 1 or len(words) == 2 and words[1].isdigit()):
+                args = (True, int(words[1]) if len(words) == 2 else 0)
+            elif what in ("answer", "cover") and words == ["fold"]:
+                args = (False, 0) if what == "answer" else (False,)
+            elif what == "cover" and words == ["cover"]:
+                args = (True,)
+            elif what == "bid" and words in (["bid"], ["pass"]):
+                args = (words == ["bid"],)
+            else:
+                out("refused: not an answer to that question")
+                continue
+            before = len(rnd.events)
+            rnd.bet(seat, what, *args)
+            _tell(rnd, rnd.events[before:], names, out)
+            return True
+        except BetError as exc:
+            out(f"refused: {exc}")
+
+
+def _tell(rnd, events, names, out) -> None:
+    """The public betting events, in words."""
+    words = {"bet": "names {chips}", "match": "matches {chips}", "raise": "raises {chips}", "cover": "covers the raises with {chips}",
+             "fold": "folds", "auction": None, "bid": "bids {chips} for the dealership", "decline": "passes",
+             "new-dealer": "becomes the dealer"}
+    for e in events:
+        if e["type"] == "auction":
+            out("the dealer folds: the dealership is up for auction")
+        elif e["type"] in words and "seat" in e:
+            out(f"{names[e['seat']]} " + words[e["type"]].format(chips=e.get("chips", 0)))
 
 
 def _cards_of(rnd, hand: list[int], words: list[str]) -> list[int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kallisti.errors import Pos, error
+from kallisti.interpreter.betting import Betting
 from kallisti.interpreter.state import shuffled_order
 
 
@@ -16,10 +17,11 @@ class TableError(Exception):
 class RoundResult:
     """The end of a round: the winner, the seats that tied with it (seniority decided), the evaluations shown."""
 
-    winner: int
+    winner: int | None  # None: nobody took the dealership, so everyone folded and the pot goes to the next round
     tied: tuple[int, ...]
     shown: dict  # seat -> Evaluation, for the seats that reached the showdown
     showdown: bool  # False: every other player folded
+    carried: int = 0  # the pot carried to the next round
 
 
 @dataclass
@@ -37,6 +39,7 @@ class Round:
     seed: int = 1
     number: int = 0
     stacks: list | None = None  # each seat's chips, when the table plays for money (changed in place)
+    carry: int = 0  # a pot carried from the round before: it is this round's ante
     hands: list = field(init=False)
     face_up: list = field(init=False)
     folded: set = field(init=False)
@@ -59,7 +62,10 @@ class Round:
         self.discards = []
         self.events = []
         self.pot = 0
-        if table.stake:
+        self.betting = None
+        if table.stake and self.carry:
+            self.pot = self.carry  # the pot of a round everybody folded is this round's ante
+        elif table.stake:
             self._stake()
         for dealer_cards, other_cards in table.passes:
             for seat in self.precedence:
@@ -134,14 +140,24 @@ class Round:
     # -- the draw ------------------------------------------------------------------------------
     @property
     def waiting(self) -> int | None:
-        """The seat whose turn it is to draw, or None when the draw is over."""
-        return self.to_draw[0] if self.phase == "draw" else None
+        """The seat whose turn it is (to draw, or to bet), or None when the showdown is next."""
+        asks = self.asks
+        return asks[0] if asks else None
+
+    @property
+    def asks(self) -> tuple[int, str] | None:
+        """(seat, what it is asked): `draw`, or in the betting `name`, `answer`, `cover`, `bid`; None for the showdown."""
+        if self.phase == "draw":
+            return self.to_draw[0], "draw"
+        if self.phase == "bet":
+            return self.betting.asks()
+        return None
 
     def exchange(self, seat: int, cards: list[int]) -> None:
         """`seat` discards `cards` from its hand and is dealt as many, face down; discarding the whole hand folds
         (when the rules allow, and never the dealer, who must play the round)."""
         table = self.rules.table
-        if self.waiting != seat:
+        if self.asks != (seat, "draw"):
             raise TableError(f"it is not seat {seat + 1}'s turn to draw")
         hand = self.hands[seat]
         if len(set(cards)) != len(cards) or not set(cards) <= set(hand):
@@ -169,12 +185,28 @@ class Round:
         self.face_up[seat] = set()
         self.folded.add(seat)
         self.events.append({"type": "fold", "seat": seat})
-        self._drawn(seat)
+        if self.phase == "draw":
+            self._drawn(seat)
 
     def _drawn(self, seat: int) -> None:
         self.to_draw.remove(seat)
         if not self.to_draw:
-            self._second_deal()
+            table = self.rules.table
+            if table.stake and table.betting:
+                self.betting = Betting(self, table.betting, table.max_bet)
+                self.phase = "bet"
+            else:
+                self._second_deal()
+
+    # -- the betting ----------------------------------------------------------------------------
+    def bet(self, seat: int, what: str, *args) -> None:
+        """A betting action: `name` (amount), `answer` (match, raise_by), `cover` (accept), `bid` (more)."""
+        getattr(self.betting, what)(seat, *args)
+        if self.betting.done:
+            if self.betting.carried:
+                self.phase = "showdown"
+            else:
+                self._second_deal()
 
     # -- the showdown --------------------------------------------------------------------------
     def showdown(self, evaluator) -> RoundResult:
@@ -183,6 +215,10 @@ class Round:
             raise TableError("the showdown comes after the draw")
         active = [s for s in self.precedence if s not in self.folded]
         self.phase = "over"
+        if not active:
+            carried, self.pot = self.pot, 0
+            self.events.append({"type": "carry", "chips": carried})
+            return RoundResult(None, (), {}, False, carried)
         if len(active) == 1:
             self._pay(active[0])
             self.events.append({"type": "win", "seat": active[0], "showdown": False})
@@ -206,7 +242,7 @@ class Round:
 
     def chip_count(self) -> int:
         """Every chip at the table: the stacks and the pot (the conservation check)."""
-        return sum(self.stacks or ()) + self.pot
+        return sum(self.stacks or ()) + self.pot + (sum(self.betting.aside.values()) if self.betting else 0)
 
     # -- what a seat may know --------------------------------------------------------------------
     def view(self, seat: int) -> dict:

@@ -19,6 +19,8 @@ class TableRules:
     second_up: tuple[bool, bool]  # (dealer's face up, the others' face up)
     stake: int = 0  # 0: no money
     chips: int = 0
+    max_bet: int = 0
+    betting: tuple[bool, ...] = ()  # the parts of the betting round after the draw: raises allowed or not
 
     def first_cards(self, dealer: bool) -> int:
         return sum(d if dealer else o for d, o in self.passes)
@@ -35,11 +37,14 @@ def compile_table(data, hands, deck_size: int, at, findings: list[Finding]) -> T
     if lo > hi:
         findings.append(Finding("table-seats", f"table.seats: the fewest ({lo}) is more than the most ({hi})", at("table", "seats")))
     draw = data.get("draw") or {"most": 0}
+    money = data.get("money")
     second = data.get("second")
     rules = TableRules((lo, hi), tuple((int(p["dealer"]), int(p["others"])) for p in data["deal"]), int(draw["most"]),
                        bool(draw.get("fold", False)), int(second["count"]) if second else 0,
                        (second["dealer"] == "up", second["others"] == "up") if second else (False, False),
-                       int(data["money"]["stake"]) if "money" in data else 0, int(data["money"]["chips"]) if "money" in data else 0)
+                       int(money["stake"]) if money else 0, int(money["chips"]) if money else 0,
+                       int(money.get("max_bet", 0)) if money else 0,
+                       tuple(p == "raise" for p in money.get("betting", ())) if money else ())
     if hands is None:
         findings.append(Finding("table-without-hands", "a table compares hands at the showdown: the ruleset needs a `hands` section",
                                 at("table")))

@@ -193,7 +193,13 @@ def _table() -> dict:
             "money": {"type": "object", "properties": {
                 "stake": {"type": "integer", "minimum": 1, "maximum": 1000000, "description": "what each player puts in the pot"},
                 "chips": {"type": "integer", "minimum": 1, "maximum": 1000000000, "description": "each player's chips at the start"},
-                "cannot_cover": {"enum": ["fold"], "description": "a player who cannot cover the stake: `fold` sits the round out"}},
+                "cannot_cover": {"enum": ["fold"], "description": "a player who cannot cover the stake: `fold` sits the round out"},
+                "max_bet": {"type": "integer", "minimum": 0, "maximum": 1000000,
+                            "description": "the most the dealer may name, and the most a player may raise, in one part"},
+                "betting": {"type": "array", "items": {"enum": ["raise", "match"]}, "maxItems": 10,
+                            "description": "the parts of the betting round after the draw: in each the dealer names an amount "
+                                           "the others match or fold on; `raise` lets them raise the dealer, who must cover "
+                                           "the raises or fold (and a dealer who folds puts the dealership up for auction)"}},
                 "required": ["stake", "chips", "cannot_cover"], "additionalProperties": False,
                 "description": "play for chips: every round each player stakes into the pot and the winner takes it; without "
                                "`money` rounds are played for the showdown alone (the non-gambling game)"},

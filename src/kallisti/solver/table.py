@@ -29,6 +29,58 @@ def choose_discards(rnd: Round, seat: int, evaluator: HandEvaluator, kind: str) 
     return unused[: rnd.rules.table.draw_most]
 
 
+def strength(rnd: Round, seat: int, evaluator: HandEvaluator) -> int:
+    """A bot's judgement of its hand: the rank of the best grouping among the cards it holds (0 for none)."""
+    result = evaluator.evaluate(rnd.view(seat)["hand"])
+    return result.ranks[0] if result.ranks else 0
+
+
+def bet_choice(rnd: Round, seat: int, evaluator: HandEvaluator, kind: str, what: str) -> tuple:
+    """A bot's betting action, from its own hand and the chips it can see: the arguments of `Round.bet`.
+
+    A bold bot bets and raises on a fair hand; a cautious one names little, raises nothing, and folds
+    a weak hand facing a bet.
+    """
+    table = rnd.rules.table
+    s = strength(rnd, seat, evaluator)
+    stack = rnd.stacks[seat]
+    bold = kind == "bold"
+    if what == "name":
+        amount = (1 + s // 40) if bold else (1 if s >= 40 else 0)
+        return (min(amount * table.stake, table.max_bet, stack),)
+    if what == "answer":
+        amount = rnd.betting.amount
+        if amount > stack or (s < (20 if bold else 40) and amount > (2 if bold else 1) * table.stake):
+            return (False, 0)
+        raise_by = min(table.max_bet, s // 40, stack - amount) if bold and s >= 80 and rnd.betting.raises_allowed() else 0
+        return (True, max(raise_by, 0))
+    if what == "cover":
+        total = sum(rnd.betting.aside.values())
+        return (total <= stack and (s >= (20 if bold else 40) or total <= 2 * table.stake),)
+    # The auction: a strong hand bids for the dealership while the price stays low.
+    price = rnd.betting.high + table.stake - rnd.betting.aside.get(seat, 0)
+    limit = 3 if bold else 2
+    return (price <= stack and s >= (60 if bold else 100) and rnd.betting.high < limit * table.stake,)
+
+
+def play_bot_turns(rnd: Round, evaluator: HandEvaluator, kinds: list[str | None], record=None) -> None:
+    """Let the bots act while it is a bot's turn (a seat whose kind is None is a person: stop there)."""
+    while rnd.asks is not None:
+        seat, what = rnd.asks
+        kind = kinds[seat]
+        if kind is None:
+            return
+        if what == "draw":
+            cards = choose_discards(rnd, seat, evaluator, kind)
+            if record is not None:
+                record.cards_exchanged += len(cards)
+            rnd.exchange(seat, cards)
+        else:
+            if record is not None and what == "bid":
+                record.auction_bids += 1
+            rnd.bet(seat, what, *bet_choice(rnd, seat, evaluator, kind, what))
+
+
 @dataclass
 class TableRecord:
     """What a run of bot rounds showed: who won, with which grouping, and how the rounds went."""
@@ -43,6 +95,10 @@ class TableRecord:
     cripples: int = 0
     cards_exchanged: int = 0
     sat_out: int = 0
+    auctions: int = 0
+    auction_bids: int = 0
+    carried: int = 0  # rounds whose pot went on to the next one
+    folds: int = 0
     stacks: list | None = None  # chips at the end, when the table plays for money
     played: int = 0  # rounds played: fewer than asked when all the chips end with one player
     seconds: float = 0.0
@@ -51,7 +107,8 @@ class TableRecord:
         return {"game": self.game, "rounds": self.rounds, "players": list(self.players), "wins": list(self.wins),
                 "won_with": dict(self.by_grouping.most_common()), "showdowns": self.showdowns,
                 "ties_to_seniority": self.ties, "cripples": self.cripples, "cards_exchanged": self.cards_exchanged,
-                "played": self.played, "sat_out": self.sat_out,
+                "played": self.played, "sat_out": self.sat_out, "auctions": self.auctions, "carried_over": self.carried,
+                "folds": self.folds,
                 **({"stacks": list(self.stacks)} if self.stacks is not None else {}), "seconds": round(self.seconds, 3)}
 
 
@@ -63,24 +120,28 @@ def simulate_rounds(rules, rounds: int, seed: int, players: list[str], progress=
     table = rules.table
     stacks = [table.chips] * len(players) if table.stake else None
     record.stacks = stacks
+    carry = 0
     start = time.perf_counter()
     for number in range(rounds):
         try:
-            rnd = Round(rules, len(players), dealer=dealer, seed=seed, number=number, stacks=stacks)
+            rnd = Round(rules, len(players), dealer=dealer, seed=seed, number=number, stacks=stacks, carry=carry)
         except TableError:
             break  # one player holds every chip that can cover a stake: the table is over
         record.sat_out += sum(e["type"] == "sit-out" for e in rnd.events)
-        while rnd.waiting is not None:
-            seat = rnd.waiting
-            cards = choose_discards(rnd, seat, evaluator, players[seat])
-            record.cards_exchanged += len(cards)
-            rnd.exchange(seat, cards)
+        play_bot_turns(rnd, evaluator, list(players), record)
         result = rnd.showdown(evaluator)
+        record.auctions += sum(e["type"] == "auction" for e in rnd.events)
+        record.folds += sum(e["type"] == "fold" for e in rnd.events)
         if rnd.card_count() != rules.deck.size:
             raise AssertionError(f"round {number}: {rnd.card_count()} cards, the pack has {rules.deck.size}")
-        if stacks is not None and rnd.chip_count() != table.chips * len(players):
+        if stacks is not None and rnd.chip_count() + result.carried != table.chips * len(players):
             raise AssertionError(f"round {number}: {rnd.chip_count()} chips, the table began with {table.chips * len(players)}")
         record.played += 1
+        carry = result.carried
+        if result.winner is None:
+            record.carried += 1
+            dealer = rnd.dealer  # the old dealer stays dealer
+            continue
         record.wins[result.winner] += 1
         record.showdowns += result.showdown
         record.ties += bool(result.tied)

@@ -95,6 +95,7 @@ def _simulate_table(rules, rounds: int, seed: int, players: str, format) -> int:
     if "stacks" in record:
         typer.echo(f"  chips at the end: {', '.join(map(str, record['stacks']))} (rounds played {record['played']}, "
                    f"seats sat out {record['sat_out']})")
+        typer.echo(f"  folds {record['folds']}, dealership auctions {record['auctions']}, pots carried over {record['carried_over']}")
     typer.echo(f"  time    {record['seconds']:.2f}s")
     return 0
 

@@ -142,6 +142,14 @@ def _table_lines(t) -> list[str]:
                          "other player matches or folds, and may raise the dealer, who covers the raises or folds; a dealer "
                          "who folds puts the dealership up for auction, a stake a bid; if nobody bids, all fold and the pot "
                          "is the next round's ante")
+        if t.buy:
+            lines.append(f"in the second deal each player but the dealer may buy up to {t.buy} cards face down, a stake each")
+        if t.extra_bets:
+            lines.append("then each player but the dealer lays an extra bet; the dealer matches them all or passes the "
+                         "dealership left to the first player who matches the others' (full circle: all fold, the pot is the "
+                         "next ante)")
+        if t.last_betting:
+            lines.append(f"then {len(t.last_betting)} last parts of betting, as before")
     else:
         lines.append("no money: rounds are played for the showdown alone")
     return [w for line in lines for w in textwrap.wrap(line, WIDTH, subsequent_indent="  ")]

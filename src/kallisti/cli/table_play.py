@@ -135,7 +135,10 @@ def _person_draws(rnd, seat: int, name: str, names: list[str], lines, out) -> bo
 ASK = {"name": "you deal: name the amount every other player must match (0 to {most})",
        "answer": "match {amount} (`match`, or `match N` to raise the dealer by N{raises}) or `fold`",
        "cover": "cover the raises of {aside} (`cover`) or `fold` (the dealership then goes to auction)",
-       "bid": "bid {next} for the dealership (`bid`) or `pass`"}
+       "bid": "bid {next} for the dealership (`bid`) or `pass`",
+       "buy": "buy how many of your next cards face down, a stake each (0 to {buy})?",
+       "extra": "your extra bet (0 to {most})?",
+       "accept": "match the others' extra bets ({cost}) and deal (`accept`), or `pass` the dealership on"}
 
 
 def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> bool:
@@ -143,14 +146,18 @@ def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> boo
     b = rnd.betting
     out(f"pot {rnd.pot}, your chips {rnd.stacks[seat]}; your hand: {' '.join(rnd.rules.deck.name(c) for c in rnd.hands[seat])}")
     while True:
-        out(ASK[what].format(most=min(b.max_bet, rnd.stacks[seat]), amount=b.amount, aside=sum(b.aside.values()),
-                             next=b.high + rnd.rules.table.stake, raises="" if b.raises_allowed() else "; no raises now"))
+        table = rnd.rules.table
+        out(ASK[what].format(most=min(table.max_bet, rnd.stacks[seat]), amount=b.amount if b else 0,
+                             aside=sum(b.aside.values()) if b else 0, next=(b.high if b else 0) + table.stake,
+                             raises="" if what != "answer" or b.raises_allowed() else "; no raises now",
+                             buy=min(table.buy, table.second, rnd.stacks[seat] // table.stake),
+                             cost=sum(c for s, c in rnd.extra.items() if s != seat)))
         line = next(lines, None)
         if line is None or line.strip() == "q":
             return False
         words = line.split()
         try:
-            if what == "name" and len(words) == 1 and words[0].isdigit():
+            if what in ("name", "buy", "extra") and len(words) == 1 and words[0].isdigit():
                 args = (int(words[0]),)
             elif what == "answer" and words[:1] == ["match"] and (len(words) == 1 or len(words) == 2 and words[1].isdigit()):
                 args = (True, int(words[1]) if len(words) == 2 else 0)
@@ -160,6 +167,8 @@ def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> boo
                 args = (True,)
             elif what == "bid" and words in (["bid"], ["pass"]):
                 args = (words == ["bid"],)
+            elif what == "accept" and words in (["accept"], ["pass"]):
+                args = (words == ["accept"],)
             else:
                 out("refused: not an answer to that question")
                 continue
@@ -175,12 +184,13 @@ def _tell(rnd, events, names, out) -> None:
     """The public betting events, in words."""
     words = {"bet": "names {chips}", "match": "matches {chips}", "raise": "raises {chips}", "cover": "covers the raises with {chips}",
              "fold": "folds", "auction": None, "bid": "bids {chips} for the dealership", "decline": "passes",
-             "new-dealer": "becomes the dealer"}
+             "new-dealer": "becomes the dealer", "buy": "buys {count} card(s) face down", "extra": "bets {chips} extra",
+             "accept": "matches the extra bets with {chips}", "pass": "passes the dealership on"}
     for e in events:
         if e["type"] == "auction":
             out("the dealer folds: the dealership is up for auction")
         elif e["type"] in words and "seat" in e:
-            out(f"{names[e['seat']]} " + words[e["type"]].format(chips=e.get("chips", 0)))
+            out(f"{names[e['seat']]} " + words[e["type"]].format(chips=e.get("chips", 0), count=e.get("count", 0)))
 
 
 def _cards_of(rnd, hand: list[int], words: list[str]) -> list[int]:

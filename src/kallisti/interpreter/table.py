@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kallisti.errors import Pos, error
-from kallisti.interpreter.betting import Betting
+from kallisti.interpreter.betting import BetError, Betting
 from kallisti.interpreter.state import shuffled_order
 
 
@@ -63,6 +63,8 @@ class Round:
         self.events = []
         self.pot = 0
         self.betting = None
+        self.betting_stage = None  # first: the betting after the draw; last: after the extra bets are matched
+        self.queue, self.extra, self.candidate = [], {}, None
         if table.stake and self.carry:
             self.pot = self.carry  # the pot of a round everybody folded is this round's ante
         elif table.stake:
@@ -130,12 +132,93 @@ class Round:
                             **({"cards": list(cards)} if face_up else {})})
 
     def _second_deal(self) -> None:
+        """The dealer's second cards, then each other player's: bought face down first, where the rules sell them."""
         table = self.rules.table
+        self.queue = []
         if table.second:
-            for seat in self.precedence:
-                if seat not in self.folded:
-                    self._deal(seat, table.second, table.second_up[0] if seat == self.dealer else table.second_up[1])
+            if self.dealer not in self.folded:
+                self._deal(self.dealer, table.second, table.second_up[0])
+            others = [s for s in self.precedence[1:] if s not in self.folded]
+            if table.stake and table.buy and others:
+                self.queue, self.phase = others, "buy"
+                return
+            for seat in others:
+                self._deal(seat, table.second, table.second_up[1])
+        self._start_extra_bets()
+
+    def _buy(self, seat: int, n: int) -> None:
+        """Buy n of the second cards face down, a stake each; the rest are dealt as the rules say."""
+        table = self.rules.table
+        most = min(table.buy, table.second, self.stacks[seat] // table.stake)
+        if not 0 <= n <= most:
+            raise BetError(f"buy from 0 to {most} cards")
+        self.queue.pop(0)
+        self.stacks[seat] -= n * table.stake
+        self.pot += n * table.stake
+        self.events.append({"type": "buy", "seat": seat, "count": n, "chips": n * table.stake})
+        self._deal(seat, n, face_up=False)
+        self._deal(seat, table.second - n, table.second_up[1])
+        if not self.queue:
+            self._start_extra_bets()
+
+    # -- the extra bets and the passing of the dealership ---------------------------------------
+    def _start_extra_bets(self) -> None:
+        table = self.rules.table
+        others = [s for s in self.precedence[1:] if s not in self.folded]
+        if table.stake and table.extra_bets and others and self.dealer not in self.folded:
+            self.queue, self.phase, self.extra = others, "extra", {}
+        else:
+            self._start_last_betting()
+
+    def _extra(self, seat: int, chips: int) -> None:
+        """An extra bet, laid in front of the player until the dealership is settled."""
+        most = min(self.rules.table.max_bet, self.stacks[seat])
+        if not 0 <= chips <= most:
+            raise BetError(f"bet from 0 to {most}")
+        self.queue.pop(0)
+        self.stacks[seat] -= chips
+        self.extra[seat] = chips
+        self.events.append({"type": "extra", "seat": seat, "chips": chips})
+        if not self.queue:
+            self.phase, self.candidate, self.first_dealer = "accept", self.dealer, self.dealer
+
+    def _accept(self, seat: int, take: bool) -> None:
+        """The dealer (or, the dealership passed on, the player asked) matches the others' extra bets and deals on;
+        or passes the dealership to the next player. Round the table back to the dealer, everyone folds."""
+        cost = sum(c for s, c in self.extra.items() if s != seat)
+        if take:
+            if self.stacks[seat] < cost:
+                raise BetError(f"matching the extra bets takes {cost} chips; you have {self.stacks[seat]}")
+            self.stacks[seat] -= cost
+            self.pot += cost + sum(self.extra.values())  # an accepting player's own extra bet is lost to the pot
+            self.extra = {}
+            self.events.append({"type": "accept", "seat": seat, "chips": cost})
+            if seat != self.dealer:
+                self.dealer = seat  # the roles move round the new dealer; the old one keeps playing
+                self.events.append({"type": "new-dealer", "seat": seat})
+            self._start_last_betting()
+            return
+        self.events.append({"type": "pass", "seat": seat})
+        nxt = (seat + 1) % self.players
+        while nxt in self.folded and nxt != self.first_dealer:
+            nxt = (nxt + 1) % self.players
+        if nxt != self.first_dealer:
+            self.candidate = nxt
+            return
+        for s, c in self.extra.items():  # never matched: the extra bets go back
+            self.stacks[s] += c
+        self.extra = {}
+        for s in [s for s in self.precedence if s not in self.folded]:
+            self.fold(s)
         self.phase = "showdown"
+
+    def _start_last_betting(self) -> None:
+        table = self.rules.table
+        active = [s for s in self.precedence if s not in self.folded]
+        if table.stake and table.last_betting and len(active) > 1:
+            self.betting, self.betting_stage, self.phase = Betting(self, table.last_betting, table.max_bet), "last", "bet"
+        else:
+            self.phase = "showdown"
 
     # -- the draw ------------------------------------------------------------------------------
     @property
@@ -151,6 +234,10 @@ class Round:
             return self.to_draw[0], "draw"
         if self.phase == "bet":
             return self.betting.asks()
+        if self.phase in ("buy", "extra"):
+            return self.queue[0], self.phase
+        if self.phase == "accept":
+            return self.candidate, "accept"
         return None
 
     def exchange(self, seat: int, cards: list[int]) -> None:
@@ -194,16 +281,24 @@ class Round:
             table = self.rules.table
             if table.stake and table.betting:
                 self.betting = Betting(self, table.betting, table.max_bet)
-                self.phase = "bet"
+                self.betting_stage, self.phase = "first", "bet"
             else:
                 self._second_deal()
 
     # -- the betting ----------------------------------------------------------------------------
     def bet(self, seat: int, what: str, *args) -> None:
-        """A betting action: `name` (amount), `answer` (match, raise_by), `cover` (accept), `bid` (more)."""
+        """A money action: in a betting part `name` (amount), `answer` (match, raise_by), `cover` (accept), `bid`
+        (more); then `buy` (cards), `extra` (chips), `accept` (take the dealership or pass it)."""
+        if what in ("buy", "extra", "accept"):
+            if self.asks != (seat, what):
+                raise BetError(f"it is not seat {seat + 1}'s turn to {what}")
+            getattr(self, "_" + what)(seat, *args)
+            return
+        if self.phase != "bet":
+            raise BetError("there is no betting now")
         getattr(self.betting, what)(seat, *args)
         if self.betting.done:
-            if self.betting.carried:
+            if self.betting.carried or self.betting_stage == "last":
                 self.phase = "showdown"
             else:
                 self._second_deal()
@@ -242,7 +337,8 @@ class Round:
 
     def chip_count(self) -> int:
         """Every chip at the table: the stacks and the pot (the conservation check)."""
-        return sum(self.stacks or ()) + self.pot + (sum(self.betting.aside.values()) if self.betting else 0)
+        return (sum(self.stacks or ()) + self.pot + (sum(self.betting.aside.values()) if self.betting else 0)
+                + sum(self.extra.values()))
 
     # -- what a seat may know --------------------------------------------------------------------
     def view(self, seat: int) -> dict:

@@ -21,6 +21,9 @@ class TableRules:
     chips: int = 0
     max_bet: int = 0
     betting: tuple[bool, ...] = ()  # the parts of the betting round after the draw: raises allowed or not
+    buy: int = 0  # cards each player but the dealer may buy face down in the second deal
+    extra_bets: bool = False
+    last_betting: tuple[bool, ...] = ()  # the parts of betting after the extra bets are matched
 
     def first_cards(self, dealer: bool) -> int:
         return sum(d if dealer else o for d, o in self.passes)
@@ -44,7 +47,9 @@ def compile_table(data, hands, deck_size: int, at, findings: list[Finding]) -> T
                        (second["dealer"] == "up", second["others"] == "up") if second else (False, False),
                        int(money["stake"]) if money else 0, int(money["chips"]) if money else 0,
                        int(money.get("max_bet", 0)) if money else 0,
-                       tuple(p == "raise" for p in money.get("betting", ())) if money else ())
+                       tuple(p == "raise" for p in money.get("betting", ())) if money else (),
+                       int(money.get("buy", 0)) if money else 0, bool(money.get("extra_bets", False)) if money else False,
+                       tuple(p == "raise" for p in money.get("last_betting", ())) if money else ())
     if hands is None:
         findings.append(Finding("table-without-hands", "a table compares hands at the showdown: the ruleset needs a `hands` section",
                                 at("table")))

@@ -196,6 +196,15 @@ def _table() -> dict:
                 "cannot_cover": {"enum": ["fold"], "description": "a player who cannot cover the stake: `fold` sits the round out"},
                 "max_bet": {"type": "integer", "minimum": 0, "maximum": 1000000,
                             "description": "the most the dealer may name, and the most a player may raise, in one part"},
+                "buy": {"type": "integer", "minimum": 0, "maximum": 30,
+                        "description": "in the second deal, how many cards each player but the dealer may buy face down, "
+                                       "a stake each; the rest are dealt as `second.others` says"},
+                "extra_bets": {"type": "boolean",
+                               "description": "after the second deal each player but the dealer makes an extra bet; the "
+                                              "dealer matches them all, or passes the dealership left to a player who will "
+                                              "(full circle: everyone folds and the pot is the next round's ante)"},
+                "last_betting": {"type": "array", "items": {"enum": ["raise", "match"]}, "maxItems": 10,
+                                 "description": "the parts of betting after the extra bets are matched, as `betting`"},
                 "betting": {"type": "array", "items": {"enum": ["raise", "match"]}, "maxItems": 10,
                             "description": "the parts of the betting round after the draw: in each the dealer names an amount "
                                            "the others match or fold on; `raise` lets them raise the dealer, who must cover "

@@ -57,6 +57,15 @@ def bet_choice(rnd: Round, seat: int, evaluator: HandEvaluator, kind: str, what:
     if what == "cover":
         total = sum(rnd.betting.aside.values())
         return (total <= stack and (s >= (20 if bold else 40) or total <= 2 * table.stake),)
+    if what == "buy":  # a bold bot hides two of its second cards when it can afford them
+        return (min(2, table.buy, table.second, stack // table.stake) if bold and s >= 40 else 0,)
+    if what == "extra":
+        return (min(table.max_bet, s // 40, stack) if bold and s >= 60 else 0,)
+    if what == "accept":
+        cost = sum(c for x, c in rnd.extra.items() if x != seat)
+        if seat == rnd.dealer:
+            return (cost <= stack and (s >= (20 if bold else 40) or cost <= 2 * table.stake),)
+        return (cost <= stack and s >= (80 if bold else 100) and cost <= 3 * table.stake,)
     # The auction: a strong hand bids for the dealership while the price stays low.
     price = rnd.betting.high + table.stake - rnd.betting.aside.get(seat, 0)
     limit = 3 if bold else 2
@@ -96,6 +105,8 @@ class TableRecord:
     cards_exchanged: int = 0
     sat_out: int = 0
     auctions: int = 0
+    bought: int = 0
+    passes: int = 0
     auction_bids: int = 0
     carried: int = 0  # rounds whose pot went on to the next one
     folds: int = 0
@@ -108,6 +119,7 @@ class TableRecord:
                 "won_with": dict(self.by_grouping.most_common()), "showdowns": self.showdowns,
                 "ties_to_seniority": self.ties, "cripples": self.cripples, "cards_exchanged": self.cards_exchanged,
                 "played": self.played, "sat_out": self.sat_out, "auctions": self.auctions, "carried_over": self.carried,
+                "cards_bought": self.bought, "dealership_passes": self.passes,
                 "folds": self.folds,
                 **({"stacks": list(self.stacks)} if self.stacks is not None else {}), "seconds": round(self.seconds, 3)}
 
@@ -132,6 +144,8 @@ def simulate_rounds(rules, rounds: int, seed: int, players: list[str], progress=
         result = rnd.showdown(evaluator)
         record.auctions += sum(e["type"] == "auction" for e in rnd.events)
         record.folds += sum(e["type"] == "fold" for e in rnd.events)
+        record.bought += sum(e["count"] for e in rnd.events if e["type"] == "buy")
+        record.passes += sum(e["type"] == "pass" for e in rnd.events)
         if rnd.card_count() != rules.deck.size:
             raise AssertionError(f"round {number}: {rnd.card_count()} cards, the pack has {rules.deck.size}")
         if stacks is not None and rnd.chip_count() + result.carried != table.chips * len(players):

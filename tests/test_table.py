@@ -462,3 +462,13 @@ def test_a_dealership_passed_full_circle_folds_everyone_and_the_extra_bets_go_ba
     assert rnd.stacks == [stacks[0], stacks[1] + 2, stacks[2] + 1]
     result = rnd.showdown(HandEvaluator(shipped()))
     assert result.winner is None and result.carried == rnd.chip_count() * 0 + 3 and rnd.dealer == 0
+
+
+def test_bot_rounds_reach_every_event_of_the_round():
+    """Over 150 rounds (a fixed seed) the bots' table sees showdowns, auctions of the dealership, passes of
+    it, pots carried over and bought cards; every round keeps every chip (simulate_rounds checks)."""
+    data = simulate_rounds(shipped(), 150, 2, ["cautious", "bold", "cautious", "bold"]).as_dict()
+    assert data["played"] == 150
+    for key in ("showdowns", "auctions", "carried_over", "cards_bought", "dealership_passes", "folds"):
+        assert data[key] > 0, key
+    assert sum(data["wins"]) + data["carried_over"] == 150

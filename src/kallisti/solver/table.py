@@ -56,16 +56,16 @@ def bet_choice(rnd: Round, seat: int, evaluator: HandEvaluator, kind: str, what:
         return (True, max(raise_by, 0))
     if what == "cover":
         total = sum(rnd.betting.aside.values())
-        return (total <= stack and (s >= (20 if bold else 40) or total <= 2 * table.stake),)
+        return (total <= stack and (s >= (20 if bold else 60) or total <= table.stake),)
     if what == "buy":  # a bold bot hides two of its second cards when it can afford them
         return (min(2, table.buy, table.second, stack // table.stake) if bold and s >= 40 else 0,)
     if what == "extra":
         return (min(table.max_bet, s // 40, stack) if bold and s >= 60 else 0,)
     if what == "accept":
         cost = sum(c for x, c in rnd.extra.items() if x != seat)
-        if seat == rnd.dealer:
-            return (cost <= stack and (s >= (20 if bold else 40) or cost <= 2 * table.stake),)
-        return (cost <= stack and s >= (80 if bold else 100) and cost <= 3 * table.stake,)
+        if seat == rnd.dealer:  # ten cards are in: a cautious dealer wants a strong hand to take on the extra bets
+            return (cost <= stack and (s >= (60 if bold else 100) or cost <= table.stake),)
+        return (cost <= stack and s >= (100 if bold else 130) and cost <= 3 * table.stake,)
     # The auction: a strong hand bids for the dealership while the price stays low.
     price = rnd.betting.high + table.stake - rnd.betting.aside.get(seat, 0)
     limit = 3 if bold else 2
@@ -111,14 +111,15 @@ class TableRecord:
     carried: int = 0  # rounds whose pot went on to the next one
     folds: int = 0
     stacks: list | None = None  # chips at the end, when the table plays for money
-    played: int = 0  # rounds played: fewer than asked when all the chips end with one player
+    played: int = 0
+    tables: int = 1  # a table ends when one player holds every chip that can cover a stake; the next begins afresh
     seconds: float = 0.0
 
     def as_dict(self) -> dict:
         return {"game": self.game, "rounds": self.rounds, "players": list(self.players), "wins": list(self.wins),
                 "won_with": dict(self.by_grouping.most_common()), "showdowns": self.showdowns,
                 "ties_to_seniority": self.ties, "cripples": self.cripples, "cards_exchanged": self.cards_exchanged,
-                "played": self.played, "sat_out": self.sat_out, "auctions": self.auctions, "carried_over": self.carried,
+                "played": self.played, "tables": self.tables, "sat_out": self.sat_out, "auctions": self.auctions, "carried_over": self.carried,
                 "cards_bought": self.bought, "dealership_passes": self.passes,
                 "folds": self.folds,
                 **({"stacks": list(self.stacks)} if self.stacks is not None else {}), "seconds": round(self.seconds, 3)}
@@ -138,7 +139,11 @@ def simulate_rounds(rules, rounds: int, seed: int, players: list[str], progress=
         try:
             rnd = Round(rules, len(players), dealer=dealer, seed=seed, number=number, stacks=stacks, carry=carry)
         except TableError:
-            break  # one player holds every chip that can cover a stake: the table is over
+            # One player holds every chip that can cover a stake: that table is over, and a new one sits down.
+            record.tables += 1
+            stacks[:] = [table.chips] * len(players)
+            carry = 0
+            rnd = Round(rules, len(players), dealer=dealer, seed=seed, number=number, stacks=stacks)
         record.sat_out += sum(e["type"] == "sit-out" for e in rnd.events)
         play_bot_turns(rnd, evaluator, list(players), record)
         result = rnd.showdown(evaluator)

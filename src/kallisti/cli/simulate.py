@@ -95,7 +95,9 @@ def _simulate_table(rules, rounds: int, seed: int, players: str, format) -> int:
     if "stacks" in record:
         typer.echo(f"  chips at the end: {', '.join(map(str, record['stacks']))} (rounds played {record['played']}, "
                    f"seats sat out {record['sat_out']})")
-        typer.echo(f"  folds {record['folds']}, dealership auctions {record['auctions']}, pots carried over {record['carried_over']}")
+        typer.echo(f"  folds {record['folds']}, dealership auctions {record['auctions']}, dealership passes "
+                   f"{record['dealership_passes']}, pots carried over {record['carried_over']}, cards bought {record['cards_bought']}, "
+                   f"tables {record['tables']}")
     typer.echo(f"  time    {record['seconds']:.2f}s")
     return 0
 

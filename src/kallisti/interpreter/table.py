@@ -1,4 +1,5 @@
-"""A round at a table of players (Cripple Mr Onion without money): roles, the deal by role, the draw, the showdown."""
+"""A round at a table of players (Cripple Mr Onion's): roles, stakes, the deal by role, the draw, the betting, the
+second deal with bought cards, extra bets and the passing of the dealership, and the showdown."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ class Round:
     folded: set = field(init=False)
     discards: list = field(init=False)
     events: list = field(init=False)  # what everyone at the table sees happen
-    phase: str = field(init=False)  # draw, showdown, over
+    phase: str = field(init=False)  # draw, bet, buy, extra, accept, showdown, over
     to_draw: list = field(init=False)
 
     def __post_init__(self):

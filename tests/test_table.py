@@ -15,7 +15,7 @@ from kallisti.cli.table_play import run_table_session, seats_from_players
 from kallisti.interpreter.hands import HandEvaluator, parse_hands
 from kallisti.interpreter.table import Round, TableError
 from kallisti.model.ruleset import load_ruleset
-from kallisti.solver.table import choose_discards, simulate_rounds
+from kallisti.solver.table import bet_choice, choose_discards, simulate_rounds
 
 runner = CliRunner()
 
@@ -34,8 +34,13 @@ def onion():
 
 
 def draw_nothing(rnd: Round) -> None:
-    while rnd.waiting is not None:
-        rnd.exchange(rnd.waiting, [])
+    """Every player keeps hir cards, and nobody declares a modifier."""
+    while rnd.asks is not None:
+        seat, what = rnd.asks
+        if what == "draw":
+            rnd.exchange(seat, [])
+        else:
+            rnd.bet(seat, what, False)
 
 
 def test_roles_and_precedence_follow_the_dealer():
@@ -55,7 +60,7 @@ def test_the_first_five_come_in_two_passes_dealer_first_two_then_three():
 def test_the_draw_goes_from_the_elder_to_the_younger_and_then_the_dealer():
     rnd = Round(onion(), 4, dealer=1)
     order = []
-    while rnd.waiting is not None:
+    while rnd.asks and rnd.asks[1] == "draw":
         order.append(rnd.waiting)
         rnd.exchange(rnd.waiting, [])
     assert order == [2, 3, 0, 1]
@@ -149,10 +154,14 @@ def test_cards_are_conserved_through_every_action_of_random_rounds():
         players = pick.randint(2, 7)
         rnd = Round(onion(), players, dealer=pick.randrange(players), seed=9, number=number)
         assert rnd.card_count() == deck_size
-        while rnd.waiting is not None:
-            hand = rnd.hands[rnd.waiting]
-            k = pick.choice([0, 1, 2, 4, 5]) if rnd.waiting != rnd.dealer else pick.choice([0, 3])
-            rnd.exchange(rnd.waiting, pick.sample(hand, k))
+        while rnd.asks is not None:
+            seat, what = rnd.asks
+            if what == "declare":
+                rnd.bet(seat, what, pick.random() < 0.5)
+                continue
+            hand = rnd.hands[seat]
+            k = pick.choice([0, 1, 2, 4, 5]) if seat != rnd.dealer else pick.choice([0, 3])
+            rnd.exchange(seat, pick.sample(hand, k))
             assert rnd.card_count() == deck_size
         rnd.showdown(HandEvaluator(onion()))
         assert rnd.card_count() == deck_size
@@ -177,7 +186,10 @@ def test_bots_exchange_the_cards_their_best_partition_leaves_out():
 
 
 def test_bots_play_rounds_and_double_onions_win_most_often():
-    record = simulate_rounds(onion(), 60, 3, ["cautious", "bold", "cautious", "bold"])
+    from kallisti.interpreter.amend import amend
+
+    plain = amend(onion().data, "set modifiers.fool.enabled false").rules  # the seed's observation predates the modifiers
+    record = simulate_rounds(plain, 60, 3, ["cautious", "bold", "cautious", "bold"])
     data = record.as_dict()
     assert sum(data["wins"]) == 60 and data["showdowns"] == 60
     assert sum(data["won_with"].values()) == 60
@@ -472,3 +484,60 @@ def test_bot_rounds_reach_every_event_of_the_round():
     for key in ("showdowns", "auctions", "carried_over", "cards_bought", "dealership_passes", "folds"):
         assert data[key] > 0, key
     assert sum(data["wins"]) + data["carried_over"] == 150
+
+
+# -- modifiers declared before the showdown: the Fool (#11) -----------------------------------------------
+FOOL_HOLDER = "KD QH JS 10H KSw QSt JC 2D 3H 4S"   # three bagels, and the jack of clubs
+ONIONS = "AC KC AS QS 9D 8D 7C 6S 5H 2C"            # a Double Onion
+
+
+def fool_round() -> Round:
+    rnd = Round(onion(), 2, dealer=1)
+    draw_nothing(rnd)
+    set_hands(rnd, [FOOL_HOLDER, ONIONS])
+    rnd._before_showdown()  # the hands were set by hand: ask again who may declare
+    return rnd
+
+
+def test_only_the_holder_of_the_fool_is_asked_to_declare_it():
+    rnd = fool_round()
+    assert rnd.asks == (0, "declare") and rnd.declaring == "fool"
+
+
+def test_without_the_fool_the_double_onion_wins():
+    rnd = fool_round()
+    rnd.bet(0, "declare", False)
+    result = rnd.showdown(HandEvaluator(onion()))
+    assert result.winner == 1 and result.shown[1].top == "double-onion"
+
+
+def test_the_fool_declared_puts_bagels_in_the_place_of_onions_for_the_round():
+    rnd = fool_round()
+    rnd.bet(0, "declare", True)
+    assert {"type": "declare", "seat": 0, "modifier": "fool"} == {k: v for k, v in rnd.events[-1].items() if k != "cards"}
+    assert rnd.events[-1]["cards"][0] in rnd.face_up[0], "the declared card is shown"
+    result = rnd.showdown(HandEvaluator(onion()))
+    assert result.winner == 0 and result.shown[0].top == "triple-bagel" and result.shown[0].ranks[0] == 140
+    assert result.shown[1].ranks[0] < 140, "the Double Onion now ranks as a double bagel did"
+
+
+def test_a_bot_declares_the_fool_only_when_it_raises_its_own_hand():
+    ev = HandEvaluator(onion())
+    rnd = fool_round()
+    assert bet_choice(rnd, 0, ev, "cautious", "declare") == (True,)
+    rnd = Round(onion(), 2, dealer=1)
+    draw_nothing(rnd)
+    set_hands(rnd, ["AC KC AS QS JC 8D 7C 6S 5H 2C", "KD QH JS 10H KSw QSt 9C 2D 3H 4S"])  # the holder has the Onions
+    rnd._before_showdown()
+    assert rnd.asks == (0, "declare") and bet_choice(rnd, 0, ev, "bold", "declare") == (False,)
+
+
+def test_a_disabled_modifier_is_never_offered():
+    from kallisti.interpreter.amend import amend
+
+    off = amend(onion().data, "set modifiers.fool.enabled false").rules
+    rnd = Round(off, 2, dealer=1)
+    draw_nothing(rnd)
+    set_hands(rnd, [FOOL_HOLDER, ONIONS])
+    rnd._before_showdown()
+    assert rnd.asks is None and rnd.phase == "showdown"

@@ -67,6 +67,14 @@ def rules_text(rules) -> str:
         out += ["", "Hands", "-----"] + _hand_lines(rules.hands, rules.data["hands"])
     if rules.table is not None:
         out += ["", "At the table", "------------"] + _table_lines(rules.table)
+    if rules.modifiers:
+        out += ["", "Modifiers", "---------"]
+        for m in rules.modifiers:
+            rank, suit = m.declare % len(rules.deck.ranks), m.declare // len(rules.deck.ranks)
+            card = f"{rules.deck.ranks[rank]} of {rules.deck.suits[suit].name}"
+            out += textwrap.wrap(f"{m.id}{'' if m.enabled else ' [off]'}: {m.name}; declared by the holder of the {card} "
+                                 f"just before the showdown. {m.says}", WIDTH, subsequent_indent="  ")
+            out += [f"  changes: {len(m.patches)} rule changes (see the ruleset)"]
     if rules.honour:
         out += ["", "Honour rules", "------------", "shown at their moment of play; the player acknowledges each:"]
         out += [f"{h.id} ({h.at.replace('-', ' ')}): {h.says}" for h in rules.honour]

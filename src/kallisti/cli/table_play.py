@@ -138,7 +138,8 @@ ASK = {"name": "you deal: name the amount every other player must match (0 to {m
        "bid": "bid {next} for the dealership (`bid`) or `pass`",
        "buy": "buy how many of your next cards face down, a stake each (0 to {buy})?",
        "extra": "your extra bet (0 to {most})?",
-       "accept": "match the others' extra bets ({cost}) and deal (`accept`), or `pass` the dealership on"}
+       "accept": "match the others' extra bets ({cost}) and deal (`accept`), or `pass` the dealership on",
+       "declare": "declare {modifier} (`declare`) or `pass`?"}
 
 
 def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> bool:
@@ -151,7 +152,8 @@ def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> boo
                              aside=sum(b.aside.values()) if b else 0, next=(b.high if b else 0) + table.stake,
                              raises="" if what != "answer" or b.raises_allowed() else "; no raises now",
                              buy=min(table.buy, table.second, rnd.stacks[seat] // table.stake),
-                             cost=sum(c for s, c in rnd.extra.items() if s != seat)))
+                             cost=sum(c for s, c in rnd.extra.items() if s != seat),
+                             modifier=next((m.name for m in rnd.rules.modifiers if m.id == rnd.declaring), "")))
         line = next(lines, None)
         if line is None or line.strip() == "q":
             return False
@@ -169,6 +171,8 @@ def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> boo
                 args = (words == ["bid"],)
             elif what == "accept" and words in (["accept"], ["pass"]):
                 args = (words == ["accept"],)
+            elif what == "declare" and words in (["declare"], ["pass"]):
+                args = (words == ["declare"],)
             else:
                 out("refused: not an answer to that question")
                 continue
@@ -185,12 +189,14 @@ def _tell(rnd, events, names, out) -> None:
     words = {"bet": "names {chips}", "match": "matches {chips}", "raise": "raises {chips}", "cover": "covers the raises with {chips}",
              "fold": "folds", "auction": None, "bid": "bids {chips} for the dealership", "decline": "passes",
              "new-dealer": "becomes the dealer", "buy": "buys {count} card(s) face down", "extra": "bets {chips} extra",
-             "accept": "matches the extra bets with {chips}", "pass": "passes the dealership on"}
+             "accept": "matches the extra bets with {chips}", "pass": "passes the dealership on",
+             "declare": "declares {modifier}"}
     for e in events:
         if e["type"] == "auction":
             out("the dealer folds: the dealership is up for auction")
         elif e["type"] in words and "seat" in e:
-            out(f"{names[e['seat']]} " + words[e["type"]].format(chips=e.get("chips", 0), count=e.get("count", 0)))
+            out(f"{names[e['seat']]} " + words[e["type"]].format(chips=e.get("chips", 0), count=e.get("count", 0),
+                                                                modifier=e.get("modifier", "")))
 
 
 def _cards_of(rnd, hand: list[int], words: list[str]) -> list[int]:

@@ -770,8 +770,9 @@ class _Writer:
             self.w_match(d, ind)
         if "hands" in d:
             self.w_hands(d, ind)
-        if "table" in d:
-            self.set_line(ind, d, "table", "table", d["table"])  # no phrases yet: a flow map
+        for key in ("table", "modifiers"):
+            if key in d:
+                self.set_line(ind, d, key, key, d[key])  # no phrases yet: a flow map
         if "add" in d:
             self.blank()
             block = None

@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 
 from kallisti.errors import Pos, error
 from kallisti.interpreter.betting import BetError, Betting
+from kallisti.interpreter.hands import HandEvaluator
 from kallisti.interpreter.state import shuffled_order
+from kallisti.model.modifiers import overlaid
 
 
 class TableError(Exception):
@@ -66,6 +68,7 @@ class Round:
         self.betting = None
         self.betting_stage = None  # first: the betting after the draw; last: after the extra bets are matched
         self.queue, self.extra, self.candidate = [], {}, None
+        self.declared: list[str] = []  # modifiers in play for the rest of the round
         if table.stake and self.carry:
             self.pot = self.carry  # the pot of a round everybody folded is this round's ante
         elif table.stake:
@@ -219,6 +222,32 @@ class Round:
         if table.stake and table.last_betting and len(active) > 1:
             self.betting, self.betting_stage, self.phase = Betting(self, table.last_betting, table.max_bet), "last", "bet"
         else:
+            self._before_showdown()
+
+    # -- modifiers declared before the showdown --------------------------------------------------
+    def _before_showdown(self) -> None:
+        """Each player still in who holds a modifier's card may declare it, the most senior first; then the showdown."""
+        active = [s for s in self.precedence if s not in self.folded]
+        kind = self.rules.deck.kind
+        self.queue = [(s, m.id) for s in active for m in self.rules.modifiers
+                      if m.enabled and m.id not in self.declared and any(kind[c] == m.declare for c in self.hands[s])]
+        self.phase = "declare" if len(active) > 1 and self.queue else "showdown"
+
+    @property
+    def declaring(self) -> str | None:
+        """The modifier the seat asked to `declare` may bring into play."""
+        return self.queue[0][1] if self.phase == "declare" else None
+
+    def _declare(self, seat: int, yes: bool) -> None:
+        mid = self.queue.pop(0)[1]
+        if yes:
+            self.declared.append(mid)
+            card = next(c for c in self.hands[seat] if self.rules.deck.kind[c] == next(
+                m.declare for m in self.rules.modifiers if m.id == mid))
+            self.face_up[seat].add(card)  # a declared card is shown to the table
+            self.events.append({"type": "declare", "seat": seat, "modifier": mid, "cards": [card]})
+            self.queue = [q for q in self.queue if q[1] != mid]
+        if not self.queue:
             self.phase = "showdown"
 
     # -- the draw ------------------------------------------------------------------------------
@@ -237,6 +266,8 @@ class Round:
             return self.betting.asks()
         if self.phase in ("buy", "extra"):
             return self.queue[0], self.phase
+        if self.phase == "declare":
+            return self.queue[0][0], "declare"
         if self.phase == "accept":
             return self.candidate, "accept"
         return None
@@ -290,7 +321,7 @@ class Round:
     def bet(self, seat: int, what: str, *args) -> None:
         """A money action: in a betting part `name` (amount), `answer` (match, raise_by), `cover` (accept), `bid`
         (more); then `buy` (cards), `extra` (chips), `accept` (take the dealership or pass it)."""
-        if what in ("buy", "extra", "accept"):
+        if what in ("buy", "extra", "accept", "declare"):
             if self.asks != (seat, what):
                 raise BetError(f"it is not seat {seat + 1}'s turn to {what}")
             getattr(self, "_" + what)(seat, *args)
@@ -299,8 +330,10 @@ class Round:
             raise BetError("there is no betting now")
         getattr(self.betting, what)(seat, *args)
         if self.betting.done:
-            if self.betting.carried or self.betting_stage == "last":
+            if self.betting.carried:
                 self.phase = "showdown"
+            elif self.betting_stage == "last":
+                self._before_showdown()
             else:
                 self._second_deal()
 
@@ -319,6 +352,8 @@ class Round:
             self._pay(active[0])
             self.events.append({"type": "win", "seat": active[0], "showdown": False})
             return RoundResult(active[0], (), {}, False)
+        if self.declared:
+            evaluator = HandEvaluator(overlaid(self.rules, self.declared))
         shown = {s: evaluator.evaluate(self.hands[s]) for s in active}
         best = evaluator.showdown([shown[s] for s in active])
         tied = tuple(active[i] for i in best)

@@ -158,6 +158,9 @@ def normalise(data: LDict) -> LDict:
     hands = data.get("hands")
     if isinstance(hands, dict):
         normalise_hands(hands, pos, located)
+    for modifier in (data.get("modifiers") or {}).values():
+        if isinstance(modifier, dict):
+            modifier.setdefault("enabled", True)
     piles = data.get("piles")
     if isinstance(piles, dict):
         used_tags = {g.get("tag") for g in piles.values() if isinstance(g, dict)}

@@ -9,6 +9,7 @@ from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
 from kallisti.interpreter import compiler as C
 from kallisti.interpreter.cards import Deck
 from kallisti.model.hands import compile_hands
+from kallisti.model.modifiers import compile_modifiers, overlay_findings
 from kallisti.model.table import compile_table
 from kallisti.model.located import LDict, plain, position_at
 from kallisti.model.loader import Source, resolve
@@ -367,6 +368,9 @@ class Ruleset:
         self.match = MatchRules.from_data(data["match"]) if "match" in data else None
         self.hands = compile_hands(data["hands"], self.compiler, at, findings) if "hands" in data else None
         self.table = compile_table(data["table"], self.hands, self.deck.size, at, findings) if "table" in data else None
+        self.modifiers = compile_modifiers(data["modifiers"], self.deck, at, findings) if "modifiers" in data else ()
+        if self.modifiers and not any(f.severity == "error" for f in findings):
+            findings += overlay_findings(self, at)
         self.stock_groups = tuple(name for name, g in self.groups.items() if g.turn is not None or g.redeal is not None)
         from kallisti.model.checks import semantic_findings  # checks read the half-built ruleset
 

@@ -163,6 +163,28 @@ def _hands(resolved: bool) -> dict:
     return h
 
 
+def _modifiers(resolved: bool) -> dict:
+    """Named rule overlays: rule changes that apply when a modifier is in play (declared by the holder of a card)."""
+    modifier = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "maxLength": 80},
+            "says": {"type": "string", "maxLength": 1000},
+            "enabled": {"type": "boolean", "description": "whether the modifier is in the game (an option)"},
+            "declare": {"type": "object", "properties": {"rank": {"type": ["string", "integer"]}, "suit": {"type": "string"}},
+                        "required": ["rank", "suit"], "additionalProperties": False,
+                        "description": "the card whose holder may declare the modifier just before the showdown; it then "
+                                       "applies for the rest of the round"},
+            "changes": {"type": "array", "minItems": 1, "maxItems": 50, "items": {"type": "string", "maxLength": 2000},
+                        "description": "rule-change statements (as Player X writes them) that the modifier applies"},
+        },
+        "required": ["declare", "changes"] + (["enabled"] if resolved else []),
+        "additionalProperties": False,
+    }
+    return {"type": "object", "propertyNames": {"pattern": ID_PATTERN}, "maxProperties": 50, "additionalProperties": modifier,
+            "description": "named rule overlays that players bring into play during a round (Cripple Mr Onion's modifiers)"}
+
+
 def _table() -> dict:
     """A round at a table of several players (Cripple Mr Onion): seats, the deals by role, the draw, the showdown."""
     face = {"enum": ["up", "down"]}
@@ -335,6 +357,7 @@ def _ruleset(resolved: bool) -> dict:
             "match": _match(resolved),
             "hands": _hands(resolved),
             "table": _table(),
+            "modifiers": _modifiers(resolved),
         },
         "additionalProperties": False,
         "$defs": {"clause": _clause()},

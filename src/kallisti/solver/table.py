@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from kallisti.interpreter.hands import HandEvaluator
 from kallisti.interpreter.table import Round, TableError
+from kallisti.model.modifiers import overlaid
 
 BOTS = ("cautious", "bold")
 
@@ -42,6 +43,10 @@ def bet_choice(rnd: Round, seat: int, evaluator: HandEvaluator, kind: str, what:
     a weak hand facing a bet.
     """
     table = rnd.rules.table
+    if what == "declare":  # declare a modifier when it raises the bot's own hand
+        mine = rnd.view(seat)["hand"]
+        with_it = HandEvaluator(overlaid(rnd.rules, rnd.declared + [rnd.declaring])).evaluate(mine).ranks
+        return (with_it > evaluator.evaluate(mine).ranks,)
     s = strength(rnd, seat, evaluator)
     stack = rnd.stacks[seat]
     bold = kind == "bold"
@@ -105,6 +110,7 @@ class TableRecord:
     cards_exchanged: int = 0
     sat_out: int = 0
     auctions: int = 0
+    declared: Counter = field(default_factory=Counter)  # modifiers declared, by id
     bought: int = 0
     passes: int = 0
     auction_bids: int = 0
@@ -120,7 +126,7 @@ class TableRecord:
                 "won_with": dict(self.by_grouping.most_common()), "showdowns": self.showdowns,
                 "ties_to_seniority": self.ties, "cripples": self.cripples, "cards_exchanged": self.cards_exchanged,
                 "played": self.played, "tables": self.tables, "sat_out": self.sat_out, "auctions": self.auctions, "carried_over": self.carried,
-                "cards_bought": self.bought, "dealership_passes": self.passes,
+                "cards_bought": self.bought, "dealership_passes": self.passes, "declared": dict(self.declared),
                 "folds": self.folds,
                 **({"stacks": list(self.stacks)} if self.stacks is not None else {}), "seconds": round(self.seconds, 3)}
 
@@ -151,6 +157,9 @@ def simulate_rounds(rules, rounds: int, seed: int, players: list[str], progress=
         record.folds += sum(e["type"] == "fold" for e in rnd.events)
         record.bought += sum(e["count"] for e in rnd.events if e["type"] == "buy")
         record.passes += sum(e["type"] == "pass" for e in rnd.events)
+        for e in rnd.events:
+            if e["type"] == "declare":
+                record.declared[e["modifier"]] += 1
         if rnd.card_count() != rules.deck.size:
             raise AssertionError(f"round {number}: {rnd.card_count()} cards, the pack has {rules.deck.size}")
         if stacks is not None and rnd.chip_count() + result.carried != table.chips * len(players):
@@ -167,7 +176,8 @@ def simulate_rounds(rules, rounds: int, seed: int, players: list[str], progress=
         if result.shown:
             mine = result.shown[result.winner]
             others = [e for s, e in result.shown.items() if s != result.winner]
-            crippler = evaluator.crippler(mine, others)
+            judge = HandEvaluator(overlaid(rules, rnd.declared)) if rnd.declared else evaluator
+            crippler = judge.crippler(mine, others)
             record.cripples += crippler is not None
             record.by_grouping[crippler.by if crippler else (mine.top or "nothing")] += 1
         dealer = result.winner

@@ -246,10 +246,23 @@ def test_chips_and_cards_are_conserved_over_many_bot_rounds():
     assert record.played >= 1 and sum(record.wins) + record.carried == record.played
 
 
-def test_a_persons_transcript_shows_no_card_hidden_from_that_person(monkeypatch):
+def _answers_without_money():
+    return iter(["2C 3D 4H", "none", "", "fold", "", "none", "q"])
+
+
+def _answers_with_money():
+    """Every kind of answer in turn, for 400 lines: a question refuses the ones that do not fit it and asks again."""
+    import itertools
+
+    kinds = itertools.cycle(["none", "2", "match", "match 1", "cover", "accept", "declare", "bid", "pass", "1", "fold", ""])
+    return itertools.chain(itertools.islice(kinds, 400), ["q"])
+
+
+@pytest.mark.parametrize("money", [False, True], ids=["no money", "money"])
+def test_a_persons_transcript_shows_no_card_hidden_from_that_person(monkeypatch, money):
     import kallisti.cli.table_play as table_play
 
-    rules = onion()
+    rules = shipped() if money else onion()
     deck = rules.deck
     rounds = []
 
@@ -278,7 +291,7 @@ def test_a_persons_transcript_shows_no_card_hidden_from_that_person(monkeypatch)
         assert not leaked, f"seat 1 was shown {leaked} in {text!r}"
         checked[0] += 1
 
-    answers = iter(["2C 3D 4H", "none", "", "fold", "", "none", "q"])
+    answers = _answers_with_money() if money else _answers_without_money()
     run_table_session(rules, seats_from_players("me,bot,bot:bold,bot"), 11, answers, out)
     assert len(rounds) >= 2 and checked[0] > 20
 

@@ -554,3 +554,37 @@ def test_a_disabled_modifier_is_never_offered():
     set_hands(rnd, [FOOL_HOLDER, ONIONS])
     rnd._before_showdown()
     assert rnd.asks is None and rnd.phase == "showdown"
+
+
+# -- Death (#9): a modifier that comes into play when its card lies face up ----------------------------------
+TWO_PICTURES = "AC KC AS QS 9D 8D 7C 6S 5H 2C"
+WITH_DEATH = "AH KH AD QD KSw 9S 8S 7S 5S 2S"   # three pictures, the king of swords among them
+
+
+def death_round(face_up: bool) -> Round:
+    rnd = Round(onion(), 2, dealer=1)
+    draw_nothing(rnd)
+    set_hands(rnd, [TWO_PICTURES, WITH_DEATH])
+    rnd.face_up = [set(), {c for c in rnd.hands[1] if rnd.rules.deck.ascii_name(c) == "KSw"} if face_up else set()]
+    rnd._before_showdown()
+    return rnd
+
+
+def test_a_visible_king_of_swords_brings_death_into_play_by_itself():
+    rnd = death_round(face_up=True)
+    assert rnd.declared == ["death"] and rnd.asks is None
+    assert {"type": "modifier", "modifier": "death"} in rnd.events
+
+
+def test_under_death_a_hand_with_only_two_pictures_has_no_double_onion():
+    result = death_round(face_up=True).showdown(HandEvaluator(onion()))
+    assert result.shown[0].top != "double-onion"
+    assert result.shown[1].top == "double-onion", "a third picture is left for Death to take"
+    assert result.winner == 1
+
+
+def test_a_king_of_swords_face_down_brings_nothing():
+    rnd = death_round(face_up=False)
+    assert rnd.declared == []
+    result = rnd.showdown(HandEvaluator(onion()))
+    assert result.shown[0].top == "double-onion" and result.shown[1].top == "double-onion"

@@ -70,10 +70,13 @@ def rules_text(rules) -> str:
     if rules.modifiers:
         out += ["", "Modifiers", "---------"]
         for m in rules.modifiers:
-            rank, suit = m.declare % len(rules.deck.ranks), m.declare // len(rules.deck.ranks)
+            kind = m.declare if m.declare is not None else m.visible
+            rank, suit = kind % len(rules.deck.ranks), kind // len(rules.deck.ranks)
             card = f"{rules.deck.ranks[rank]} of {rules.deck.suits[suit].name}"
-            out += textwrap.wrap(f"{m.id}{'' if m.enabled else ' [off]'}: {m.name}; declared by the holder of the {card} "
-                                 f"just before the showdown. {m.says}", WIDTH, subsequent_indent="  ")
+            how = (f"declared by the holder of the {card} just before the showdown" if m.declare is not None
+                   else f"in play at the showdown when the {card} lies face up")
+            out += textwrap.wrap(f"{m.id}{'' if m.enabled else ' [off]'}: {m.name}; {how}. {m.says}", WIDTH,
+                                 subsequent_indent="  ")
             out += [f"  changes: {len(m.patches)} rule changes (see the ruleset)"]
     if rules.honour:
         out += ["", "Honour rules", "------------", "shown at their moment of play; the player acknowledges each:"]

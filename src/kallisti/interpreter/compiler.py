@@ -23,7 +23,8 @@ CARD_SCOPE = {"card": CARD}
 STATE_SCOPE: dict[str, str] = {}
 PILE_STATE_SCOPE = {"pile": PILE}  # a rule about one pile in the whole position (dealing, redealing, revealing)
 MOVE_SCOPE = BUILD_SCOPE
-HAND_SCOPE = {"cards": CARDS, "count": INT}  # a grouping's condition: the cards of one group of a hand, in any order
+# A grouping's condition: the cards of one group of a hand, in any order, and the whole `hand` they come from.
+HAND_SCOPE = {"cards": CARDS, "count": INT, "hand": CARDS}
 
 MAX_INT_RESULT = 10**18  # arithmetic results beyond this are refused at run time
 

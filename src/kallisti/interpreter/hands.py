@@ -127,6 +127,8 @@ class HandEvaluator:
             for k in range(g.sizes[0], min(g.sizes[1], n) + 1):
                 by_size.setdefault(k, []).append(g)
         answers, ctx = self._answers, self._ctx
+        ctx.locals["hand"] = list(cards)
+        whole = tuple(sorted(kind[c] for c in cards))
         # Positions in order of kind, so every combination's kinds come out sorted: the memo's key as it is.
         order = sorted(range(n), key=lambda i: kind[cards[i]])
         for k, gs in sorted(by_size.items()):
@@ -135,7 +137,7 @@ class HandEvaluator:
                 kinds = tuple(kind[c] for c in subset)
                 mask = 0
                 for g in gs:
-                    key = (g.id, kinds)
+                    key = (g.id, kinds, whole) if g.uses_hand else (g.id, kinds)
                     ok = answers.get(key)
                     if ok is None:
                         search.step()

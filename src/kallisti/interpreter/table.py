@@ -229,9 +229,19 @@ class Round:
         """Each player still in who holds a modifier's card may declare it, the most senior first; then the showdown."""
         active = [s for s in self.precedence if s not in self.folded]
         kind = self.rules.deck.kind
-        self.queue = [(s, m.id) for s in active for m in self.rules.modifiers
-                      if m.enabled and m.id not in self.declared and any(kind[c] == m.declare for c in self.hands[s])]
+        self.queue = [(s, m.id) for s in active for m in self.rules.modifiers if m.enabled and m.declare is not None
+                      and m.id not in self.declared and any(kind[c] == m.declare for c in self.hands[s])]
+        self._visible_modifiers()
         self.phase = "declare" if len(active) > 1 and self.queue else "showdown"
+
+    def _visible_modifiers(self) -> None:
+        """Modifiers whose card lies face up on the table come into play by themselves."""
+        kind = self.rules.deck.kind
+        shown = {kind[c] for s in range(self.players) if s not in self.folded for c in self.hands[s] if c in self.face_up[s]}
+        for m in self.rules.modifiers:
+            if m.enabled and m.visible is not None and m.visible in shown and m.id not in self.declared:
+                self.declared.append(m.id)
+                self.events.append({"type": "modifier", "modifier": m.id})
 
     @property
     def declaring(self) -> str | None:
@@ -247,6 +257,7 @@ class Round:
             self.face_up[seat].add(card)  # a declared card is shown to the table
             self.events.append({"type": "declare", "seat": seat, "modifier": mid, "cards": [card]})
             self.queue = [q for q in self.queue if q[1] != mid]
+            self._visible_modifiers()  # the declared card is face up now
         if not self.queue:
             self.phase = "showdown"
 

@@ -19,10 +19,11 @@ class Grouping:
     says: str
     rank: int | None  # None: only a part of multiple groupings and cripples, never scored alone
     sizes: tuple[int, int]  # fewest and most cards (a multiple's are derived from its part's)
-    when: object  # compiled condition over `cards` and `count`, or None for a multiple
+    when: object  # compiled condition over `cards`, `count` and `hand`, or None for a multiple
     of: str | None
     count: int
     enabled: bool
+    uses_hand: bool = False  # the condition reads the whole hand, so its answers depend on more than the group's cards
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ def compile_hands(data, compiler: C.Compiler, at, findings: list[Finding]) -> Ha
     raw = data["groupings"]
     groupings: dict[str, Grouping] = {}
     for gid, g in raw.items():
-        when, sizes = None, (0, 0)
+        when, sizes, uses_hand = None, (0, 0), False
         if "of" in g:
             part = raw.get(g["of"])
             if part is None:
@@ -88,7 +89,8 @@ def compile_hands(data, compiler: C.Compiler, at, findings: list[Finding]) -> Ha
                                         at("hands", "groupings", gid, "cards")))
                 continue
             try:
-                when = compiler.compile(g["when"], at("hands", "groupings", gid, "when"), C.HAND_SCOPE).fn
+                compiled = compiler.compile(g["when"], at("hands", "groupings", gid, "when"), C.HAND_SCOPE)
+                when, uses_hand = compiled.fn, "hand" in compiled.uses
             except KallistiError as exc:
                 findings.extend(exc.findings)
                 continue
@@ -96,7 +98,7 @@ def compile_hands(data, compiler: C.Compiler, at, findings: list[Finding]) -> Ha
             findings.append(Finding("grouping-size", f"hands.groupings.{gid} needs at least {sizes[0]} cards; a hand holds {size}",
                                     at("hands", "groupings", gid), severity="warning"))
         groupings[gid] = Grouping(gid, str(g["name"]), str(g.get("says", "")), g.get("rank"), (sizes[0], min(sizes[1], size)),
-                                  when, g.get("of"), int(g.get("count", 1)), bool(g["enabled"]))
+                                  when, g.get("of"), int(g.get("count", 1)), bool(g["enabled"]), uses_hand)
     cripples = []
     for cid, c in data["cripples"].items():
         for key, names in (("by", [c["by"]]), ("beats", list(c["beats"]))):

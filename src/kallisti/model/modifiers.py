@@ -15,7 +15,8 @@ class Modifier:
     name: str
     says: str
     enabled: bool
-    declare: int  # the card kind that declares it
+    declare: int | None  # the card kind whose holder may declare it
+    visible: int | None  # the card kind that brings it into play when it lies face up
     patches: tuple
 
 
@@ -25,9 +26,10 @@ def compile_modifiers(data, deck, at, findings: list[Finding]) -> tuple[Modifier
 
     out = []
     for mid, m in data.items():
+        how = "declare" if "declare" in m else "visible"
         try:
-            kind = deck.suit_index(m["declare"]["suit"], at("modifiers", mid, "declare", "suit")) * len(deck.ranks) + \
-                deck.rank_index(m["declare"]["rank"], at("modifiers", mid, "declare", "rank"))
+            kind = deck.suit_index(m[how]["suit"], at("modifiers", mid, how, "suit")) * len(deck.ranks) + \
+                deck.rank_index(m[how]["rank"], at("modifiers", mid, how, "rank"))
         except KallistiError as exc:
             findings.extend(exc.findings)
             continue
@@ -39,7 +41,8 @@ def compile_modifiers(data, deck, at, findings: list[Finding]) -> tuple[Modifier
                 where = at("modifiers", mid, "changes", i)
                 findings.extend(Finding(f.code, f"modifiers.{mid}.changes[{i}]: {f.message}", where, suggestion=f.suggestion)
                                 for f in exc.findings)
-        out.append(Modifier(mid, str(m.get("name", mid)), str(m.get("says", "")), bool(m["enabled"]), kind, tuple(patches)))
+        out.append(Modifier(mid, str(m.get("name", mid)), str(m.get("says", "")), bool(m["enabled"]),
+                            kind if how == "declare" else None, kind if how == "visible" else None, tuple(patches)))
     return tuple(out)
 
 

@@ -175,10 +175,15 @@ def _modifiers(resolved: bool) -> dict:
                         "required": ["rank", "suit"], "additionalProperties": False,
                         "description": "the card whose holder may declare the modifier just before the showdown; it then "
                                        "applies for the rest of the round"},
+            "visible": {"type": "object", "properties": {"rank": {"type": ["string", "integer"]}, "suit": {"type": "string"}},
+                        "required": ["rank", "suit"], "additionalProperties": False,
+                        "description": "the card that brings the modifier into play at the showdown when it lies face up "
+                                       "(dealt face up, or declared)"},
             "changes": {"type": "array", "minItems": 1, "maxItems": 50, "items": {"type": "string", "maxLength": 2000},
                         "description": "rule-change statements (as Player X writes them) that the modifier applies"},
         },
-        "required": ["declare", "changes"] + (["enabled"] if resolved else []),
+        "oneOf": [{"required": ["declare"]}, {"required": ["visible"]}],
+        "required": ["changes"] + (["enabled"] if resolved else []),
         "additionalProperties": False,
     }
     return {"type": "object", "propertyNames": {"pattern": ID_PATTERN}, "maxProperties": 50, "additionalProperties": modifier,

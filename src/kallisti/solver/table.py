@@ -110,7 +110,7 @@ class TableRecord:
     cards_exchanged: int = 0
     sat_out: int = 0
     auctions: int = 0
-    declared: Counter = field(default_factory=Counter)  # modifiers declared, by id
+    declared: Counter = field(default_factory=Counter)  # rounds each modifier was in play, by id
     bought: int = 0
     passes: int = 0
     auction_bids: int = 0
@@ -126,7 +126,7 @@ class TableRecord:
                 "won_with": dict(self.by_grouping.most_common()), "showdowns": self.showdowns,
                 "ties_to_seniority": self.ties, "cripples": self.cripples, "cards_exchanged": self.cards_exchanged,
                 "played": self.played, "tables": self.tables, "sat_out": self.sat_out, "auctions": self.auctions, "carried_over": self.carried,
-                "cards_bought": self.bought, "dealership_passes": self.passes, "declared": dict(self.declared),
+                "cards_bought": self.bought, "dealership_passes": self.passes, "modifiers_in_play": dict(self.declared),
                 "folds": self.folds,
                 **({"stacks": list(self.stacks)} if self.stacks is not None else {}), "seconds": round(self.seconds, 3)}
 
@@ -158,7 +158,7 @@ def simulate_rounds(rules, rounds: int, seed: int, players: list[str], progress=
         record.bought += sum(e["count"] for e in rnd.events if e["type"] == "buy")
         record.passes += sum(e["type"] == "pass" for e in rnd.events)
         for e in rnd.events:
-            if e["type"] == "declare":
+            if e["type"] in ("declare", "modifier"):
                 record.declared[e["modifier"]] += 1
         if rnd.card_count() != rules.deck.size:
             raise AssertionError(f"round {number}: {rnd.card_count()} cards, the pack has {rules.deck.size}")

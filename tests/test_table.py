@@ -159,6 +159,10 @@ def test_cards_are_conserved_through_every_action_of_random_rounds():
             if what == "declare":
                 rnd.bet(seat, what, pick.random() < 0.5)
                 continue
+            if what == "choose":
+                rnd.bet(seat, what, pick.choice(rnd.offer))
+                assert rnd.card_count() == deck_size
+                continue
             hand = rnd.hands[seat]
             k = pick.choice([0, 1, 2, 4, 5]) if seat != rnd.dealer else pick.choice([0, 3])
             rnd.exchange(seat, pick.sample(hand, k))
@@ -297,7 +301,7 @@ def test_a_persons_transcript_shows_no_card_hidden_from_that_person(monkeypatch,
 
 
 def test_play_onion_at_the_terminal_with_piped_answers():
-    out = runner.invoke(app, ["play", "onion", "--players", "me,bot,bot:bold", "--seed", "4"], input="none\n0\n0\n0\naccept\n0\n0\nq\n")
+    out = runner.invoke(app, ["play", "onion", "--players", "me,bot,bot:bold", "--seed", "4"], input="none\n0\n0\n0\naccept\n0\n0\npass\nq\n")
     assert out.exit_code == 0, out.output
     assert "me, your hand:" in out.output and "showdown:" in out.output and " wins round 1" in out.output
 
@@ -504,8 +508,16 @@ FOOL_HOLDER = "KD QH JS 10H KSw QSt JC 2D 3H 4S"   # three bagels, and the jack 
 ONIONS = "AC KC AS QS 9D 8D 7C 6S 5H 2C"            # a Double Onion
 
 
+@functools.lru_cache(maxsize=None)
+def without_lady():
+    """The non-gambling rules with the Lady switched off, for hands that hold the queen of spades by chance."""
+    from kallisti.interpreter.amend import amend
+
+    return amend(onion().data, "set modifiers.lady.enabled false").rules
+
+
 def fool_round() -> Round:
-    rnd = Round(onion(), 2, dealer=1)
+    rnd = Round(without_lady(), 2, dealer=1)
     draw_nothing(rnd)
     set_hands(rnd, [FOOL_HOLDER, ONIONS])
     rnd._before_showdown()  # the hands were set by hand: ask again who may declare
@@ -538,7 +550,7 @@ def test_a_bot_declares_the_fool_only_when_it_raises_its_own_hand():
     ev = HandEvaluator(onion())
     rnd = fool_round()
     assert bet_choice(rnd, 0, ev, "cautious", "declare") == (True,)
-    rnd = Round(onion(), 2, dealer=1)
+    rnd = Round(without_lady(), 2, dealer=1)
     draw_nothing(rnd)
     set_hands(rnd, ["AC KC AS QS JC 8D 7C 6S 5H 2C", "KD QH JS 10H KSw QSt 9C 2D 3H 4S"])  # the holder has the Onions
     rnd._before_showdown()
@@ -548,7 +560,7 @@ def test_a_bot_declares_the_fool_only_when_it_raises_its_own_hand():
 def test_a_disabled_modifier_is_never_offered():
     from kallisti.interpreter.amend import amend
 
-    off = amend(onion().data, "set modifiers.fool.enabled false").rules
+    off = amend(without_lady().data, "set modifiers.fool.enabled false").rules
     rnd = Round(off, 2, dealer=1)
     draw_nothing(rnd)
     set_hands(rnd, [FOOL_HOLDER, ONIONS])
@@ -562,7 +574,7 @@ WITH_DEATH = "AH KH AD QD KSw 9S 8S 7S 5S 2S"   # three pictures, the king of sw
 
 
 def death_round(face_up: bool) -> Round:
-    rnd = Round(onion(), 2, dealer=1)
+    rnd = Round(without_lady(), 2, dealer=1)
     draw_nothing(rnd)
     set_hands(rnd, [TWO_PICTURES, WITH_DEATH])
     rnd.face_up = [set(), {c for c in rnd.hands[1] if rnd.rules.deck.ascii_name(c) == "KSw"} if face_up else set()]
@@ -588,3 +600,48 @@ def test_a_king_of_swords_face_down_brings_nothing():
     assert rnd.declared == []
     result = rnd.showdown(HandEvaluator(onion()))
     assert result.shown[0].top == "double-onion" and result.shown[1].top == "double-onion"
+
+
+# -- the Lady (#4 i.): a declared card replaced by the player's choice of the next two -------------------------
+LADY_HOLDER = "QS 2C 3D 4H 5Sw 6St 8Cu 9Co 10D 7H"
+
+
+def lady_round() -> Round:
+    rnd = Round(onion(), 2, dealer=1)
+    draw_nothing(rnd)
+    set_hands(rnd, [LADY_HOLDER, "AH KH AD QD 9S 8S 7S 6S 5S 2S"])
+    rnd._before_showdown()
+    return rnd
+
+
+def test_the_lady_is_replaced_by_the_players_choice_of_the_next_two_cards():
+    rnd = lady_round()
+    assert rnd.asks == (0, "declare") and rnd.declaring == "lady"
+    left = rnd.pack[rnd.next:rnd.next + 2]
+    cards_before = rnd.card_count()
+    rnd.bet(0, "declare", True)
+    assert rnd.asks == (0, "choose") and rnd.offer == left
+    queen = rnd.beside[0]
+    assert rnd.rules.deck.ascii_name(queen) == "QS" and queen not in rnd.hands[0]
+    rnd.bet(0, "choose", left[1])
+    assert left[1] in rnd.hands[0] and left[0] in rnd.discards and len(rnd.hands[0]) == 10
+    assert rnd.card_count() == cards_before == rnd.rules.deck.size
+    assert rnd.phase == "showdown"
+
+
+def test_only_an_offered_card_may_be_chosen():
+    rnd = lady_round()
+    rnd.bet(0, "declare", True)
+    with pytest.raises(Exception, match="offered"):
+        rnd.bet(0, "choose", rnd.hands[1][0])
+
+
+def test_a_bot_trades_the_lady_in_when_its_best_partition_leaves_her_out_and_takes_the_better_card():
+    ev = HandEvaluator(onion())
+    rnd = lady_round()
+    unused = ev.evaluate(rnd.hands[0]).unused
+    wants = any(rnd.rules.deck.ascii_name(c) == "QS" for c in unused)
+    assert bet_choice(rnd, 0, ev, "cautious", "declare") == (wants,)
+    rnd.bet(0, "declare", True)
+    (pick,) = bet_choice(rnd, 0, ev, "bold", "choose")
+    assert ev.evaluate(rnd.hands[0] + [pick]).ranks == max(ev.evaluate(rnd.hands[0] + [c]).ranks for c in rnd.offer)

@@ -77,7 +77,10 @@ def rules_text(rules) -> str:
                    else f"in play at the showdown when the {card} lies face up")
             out += textwrap.wrap(f"{m.id}{'' if m.enabled else ' [off]'}: {m.name}; {how}. {m.says}", WIDTH,
                                  subsequent_indent="  ")
-            out += [f"  changes: {len(m.patches)} rule changes (see the ruleset)"]
+            if m.replace:
+                out += [f"  the declared card is replaced by the player's choice of the next {m.replace} cards"]
+            if m.patches:
+                out += [f"  changes: {len(m.patches)} rule changes (see the ruleset)"]
     if rules.honour:
         out += ["", "Honour rules", "------------", "shown at their moment of play; the player acknowledges each:"]
         out += [f"{h.id} ({h.at.replace('-', ' ')}): {h.says}" for h in rules.honour]

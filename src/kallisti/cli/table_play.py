@@ -139,7 +139,8 @@ ASK = {"name": "you deal: name the amount every other player must match (0 to {m
        "buy": "buy how many of your next cards face down, a stake each (0 to {buy})?",
        "extra": "your extra bet (0 to {most})?",
        "accept": "match the others' extra bets ({cost}) and deal (`accept`), or `pass` the dealership on",
-       "declare": "declare {modifier} (`declare`) or `pass`?"}
+       "declare": "declare {modifier} (`declare`) or `pass`?",
+       "choose": "choose the card that takes its place: {offer}"}
 
 
 def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> bool:
@@ -153,7 +154,8 @@ def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> boo
                              raises="" if what != "answer" or b.raises_allowed() else "; no raises now",
                              buy=min(table.buy, table.second, rnd.stacks[seat] // table.stake),
                              cost=sum(c for s, c in rnd.extra.items() if s != seat),
-                             modifier=next((m.name for m in rnd.rules.modifiers if m.id == rnd.declaring), "")))
+                             modifier=next((m.name for m in rnd.rules.modifiers if m.id == rnd.declaring), ""),
+                             offer=" or ".join(rnd.rules.deck.name(c) for c in rnd.offer)))
         line = next(lines, None)
         if line is None or line.strip() == "q":
             return False
@@ -173,6 +175,8 @@ def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> boo
                 args = (words == ["accept"],)
             elif what == "declare" and words in (["declare"], ["pass"]):
                 args = (words == ["declare"],)
+            elif what == "choose" and len(words) == 1:
+                args = (_cards_of(rnd, rnd.offer, words, "among the cards offered")[0],)
             else:
                 out("refused: not an answer to that question")
                 continue
@@ -180,7 +184,7 @@ def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> boo
             rnd.bet(seat, what, *args)
             _tell(rnd, rnd.events[before:], names, out)
             return True
-        except BetError as exc:
+        except (BetError, TableError, KallistiError) as exc:
             out(f"refused: {exc}")
 
 
@@ -190,23 +194,23 @@ def _tell(rnd, events, names, out) -> None:
              "fold": "folds", "auction": None, "bid": "bids {chips} for the dealership", "decline": "passes",
              "new-dealer": "becomes the dealer", "buy": "buys {count} card(s) face down", "extra": "bets {chips} extra",
              "accept": "matches the extra bets with {chips}", "pass": "passes the dealership on",
-             "declare": "declares {modifier}"}
+             "declare": "declares {modifier}", "choose": "takes one of {count} cards in its place"}
     for e in events:
         if e["type"] == "auction":
             out("the dealer folds: the dealership is up for auction")
         elif e["type"] in words and "seat" in e:
-            out(f"{names[e['seat']]} " + words[e["type"]].format(chips=e.get("chips", 0), count=e.get("count", 0),
+            out(f"{names[e['seat']]} " + words[e["type"]].format(chips=e.get("chips", 0), count=e.get("count", e.get("offered", 0)),
                                                                 modifier=e.get("modifier", "")))
 
 
-def _cards_of(rnd, hand: list[int], words: list[str]) -> list[int]:
+def _cards_of(rnd, hand: list[int], words: list[str], where: str = "in your hand") -> list[int]:
     deck = rnd.rules.deck
     chosen = []
     for w in words:
         kind = deck.parse_card(w, Pos("<input>"))
         match = [c for c in hand if deck.kind[c] == kind and c not in chosen]
         if not match:
-            raise TableError(f"{w} is not in your hand")
+            raise TableError(f"{w} is not {where}")
         chosen.append(match[0])
     return chosen
 

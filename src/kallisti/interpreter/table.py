@@ -69,6 +69,9 @@ class Round:
         self.betting_stage = None  # first: the betting after the draw; last: after the extra bets are matched
         self.queue, self.extra, self.candidate = [], {}, None
         self.declared: list[str] = []  # modifiers in play for the rest of the round
+        self.beside: list[int] = []  # declared cards laid beside their players, replaced in their hands
+        self.offer: list[int] = []  # cards offered for a replaced card's place
+        self.choosing: int | None = None
         if table.stake and self.carry:
             self.pot = self.carry  # the pot of a round everybody folded is this round's ante
         elif table.stake:
@@ -251,15 +254,34 @@ class Round:
     def _declare(self, seat: int, yes: bool) -> None:
         mid = self.queue.pop(0)[1]
         if yes:
+            m = next(m for m in self.rules.modifiers if m.id == mid)
             self.declared.append(mid)
-            card = next(c for c in self.hands[seat] if self.rules.deck.kind[c] == next(
-                m.declare for m in self.rules.modifiers if m.id == mid))
+            card = next(c for c in self.hands[seat] if self.rules.deck.kind[c] == m.declare)
             self.face_up[seat].add(card)  # a declared card is shown to the table
             self.events.append({"type": "declare", "seat": seat, "modifier": mid, "cards": [card]})
             self.queue = [q for q in self.queue if q[1] != mid]
+            if m.replace and self.next < len(self.pack):
+                # The card is laid beside the player; the next cards are offered for its place.
+                self.hands[seat].remove(card)
+                self.face_up[seat].discard(card)
+                self.beside.append(card)
+                self.offer = self.pack[self.next:self.next + m.replace]
+                self.next += len(self.offer)
+                self.choosing, self.phase = seat, "choose"
+                self._visible_modifiers()
+                return
             self._visible_modifiers()  # the declared card is face up now
-        if not self.queue:
-            self.phase = "showdown"
+        self.phase = "declare" if self.queue else "showdown"
+
+    def _choose(self, seat: int, card: int) -> None:
+        """Take one of the offered cards into the hand, face down; the others go to the discards."""
+        if card not in self.offer:
+            raise BetError("choose one of the cards offered")
+        self.hands[seat].append(card)
+        self.discards += [c for c in self.offer if c != card]
+        self.events.append({"type": "choose", "seat": seat, "offered": len(self.offer)})
+        self.offer, self.choosing = [], None
+        self.phase = "declare" if self.queue else "showdown"
 
     # -- the draw ------------------------------------------------------------------------------
     @property
@@ -279,6 +301,8 @@ class Round:
             return self.queue[0], self.phase
         if self.phase == "declare":
             return self.queue[0][0], "declare"
+        if self.phase == "choose":
+            return self.choosing, "choose"
         if self.phase == "accept":
             return self.candidate, "accept"
         return None
@@ -332,7 +356,7 @@ class Round:
     def bet(self, seat: int, what: str, *args) -> None:
         """A money action: in a betting part `name` (amount), `answer` (match, raise_by), `cover` (accept), `bid`
         (more); then `buy` (cards), `extra` (chips), `accept` (take the dealership or pass it)."""
-        if what in ("buy", "extra", "accept", "declare"):
+        if what in ("buy", "extra", "accept", "declare", "choose"):
             if self.asks != (seat, what):
                 raise BetError(f"it is not seat {seat + 1}'s turn to {what}")
             getattr(self, "_" + what)(seat, *args)
@@ -401,4 +425,5 @@ class Round:
 
     def card_count(self) -> int:
         """Every card of the pack, wherever it is (the conservation check)."""
-        return len(self.pack) - self.next + sum(len(h) for h in self.hands) + len(self.discards)
+        return (len(self.pack) - self.next + sum(len(h) for h in self.hands) + len(self.discards) + len(self.beside)
+                + len(self.offer))

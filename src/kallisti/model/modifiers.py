@@ -18,6 +18,7 @@ class Modifier:
     declare: int | None  # the card kind whose holder may declare it
     visible: int | None  # the card kind that brings it into play when it lies face up
     patches: tuple
+    replace: int = 0  # a declared card is replaced by the player's choice of this many next cards (0: kept)
 
 
 def compile_modifiers(data, deck, at, findings: list[Finding]) -> tuple[Modifier, ...]:
@@ -34,7 +35,7 @@ def compile_modifiers(data, deck, at, findings: list[Finding]) -> tuple[Modifier
             findings.extend(exc.findings)
             continue
         patches = []
-        for i, text in enumerate(m["changes"]):
+        for i, text in enumerate(m.get("changes", ())):
             try:
                 patches.append(parse_change(text, f"modifiers.{mid}.changes[{i}]"))
             except KallistiError as exc:
@@ -42,7 +43,8 @@ def compile_modifiers(data, deck, at, findings: list[Finding]) -> tuple[Modifier
                 findings.extend(Finding(f.code, f"modifiers.{mid}.changes[{i}]: {f.message}", where, suggestion=f.suggestion)
                                 for f in exc.findings)
         out.append(Modifier(mid, str(m.get("name", mid)), str(m.get("says", "")), bool(m["enabled"]),
-                            kind if how == "declare" else None, kind if how == "visible" else None, tuple(patches)))
+                            kind if how == "declare" else None, kind if how == "visible" else None, tuple(patches),
+                            int(m.get("replace", 0))))
     return tuple(out)
 
 

@@ -181,9 +181,13 @@ def _modifiers(resolved: bool) -> dict:
                                        "(dealt face up, or declared)"},
             "changes": {"type": "array", "minItems": 1, "maxItems": 50, "items": {"type": "string", "maxLength": 2000},
                         "description": "rule-change statements (as Player X writes them) that the modifier applies"},
+            "replace": {"type": "integer", "minimum": 1, "maximum": 10,
+                        "description": "a declared card is laid face up beside its player and replaced by the player's "
+                                       "choice of the next `replace` cards of the pack; the others are discarded"},
         },
         "oneOf": [{"required": ["declare"]}, {"required": ["visible"]}],
-        "required": ["changes"] + (["enabled"] if resolved else []),
+        "anyOf": [{"required": ["changes"]}, {"required": ["replace"], "properties": {"declare": {}}}],
+        "required": ["enabled"] if resolved else [],
         "additionalProperties": False,
     }
     return {"type": "object", "propertyNames": {"pattern": ID_PATTERN}, "maxProperties": 50, "additionalProperties": modifier,

@@ -45,8 +45,14 @@ def bet_choice(rnd: Round, seat: int, evaluator: HandEvaluator, kind: str, what:
     table = rnd.rules.table
     if what == "declare":  # declare a modifier when it raises the bot's own hand
         mine = rnd.view(seat)["hand"]
+        m = next(m for m in rnd.rules.modifiers if m.id == rnd.declaring)
+        if m.replace:  # trade the card in when the best partition leaves it out
+            return (any(rnd.rules.deck.kind[c] == m.declare for c in evaluator.evaluate(mine).unused),)
         with_it = HandEvaluator(overlaid(rnd.rules, rnd.declared + [rnd.declaring])).evaluate(mine).ranks
         return (with_it > evaluator.evaluate(mine).ranks,)
+    if what == "choose":  # the offered card that makes the best hand
+        mine = rnd.view(seat)["hand"]
+        return (max(rnd.offer, key=lambda c: (evaluator.evaluate(mine + [c]).ranks, -c)),)
     s = strength(rnd, seat, evaluator)
     stack = rnd.stacks[seat]
     bold = kind == "bold"

@@ -20,6 +20,8 @@ class Group:
     name: str
     rank: int
     cards: tuple[int, ...]
+    nulls: int = 0  # cards that joined the group as nothing (`hands.nulls`): fewer wins a tie of equal rank
+    wild: int = 0  # wild cards standing in for others (`hands.wild`)
 
 
 @dataclass(frozen=True)

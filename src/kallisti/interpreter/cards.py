@@ -69,17 +69,36 @@ class Deck:
                     kind.append(s * len(self.ranks) + r)
                     mark.append(frozenset(marks.get((r, s), ())))
         self.size = len(rank)
-        # The sentinel "no card" at index `size`: its attributes match nothing real.
-        self.rank = tuple(rank) + (NO_CARD_RANK,)
-        self.suit = tuple(suit) + (-1,)
-        self.family = tuple(family) + (-1,)
-        self.color = tuple(color) + (-1,)
-        self.value = tuple(value) + (0,)
-        self.values = tuple(values) + ((0,),)
-        self.pack = tuple(pack) + (-1,)
-        self.kind = tuple(kind) + (-1,)
-        self.marks = tuple(mark) + (frozenset(),)
+        # The sentinel "no card" at index `size`: its attributes match nothing real. The tables are lists because
+        # stand-ins (below) are appended after it; compiled rules hold these very lists and so see them too.
+        self.rank = rank + [NO_CARD_RANK]
+        self.suit = suit + [-1]
+        self.family = family + [-1]
+        self.color = color + [-1]
+        self.value = value + [0]
+        self.values = values + [(0,)]
+        self.pack = pack + [-1]
+        self.kind = kind + [-1]
+        self.marks = mark + [frozenset()]
         self.kinds = len(self.suits) * len(self.ranks)
+        self._stand_ins: dict[tuple, int] = {}
+
+    def stand_in(self, card: int, values: tuple[int, ...], rank: int | None = None) -> int:
+        """A card that is `card` counted with other `values` (and, if given, another rank), for judging hands:
+        an ace that may count only one, a card shifted by a modifier. It has a kind of its own, is never dealt,
+        and is made once per (card kind, values, rank)."""
+        rank = self.rank[card] if rank is None else rank
+        key = (self.kind[card], tuple(values), rank)
+        made = self._stand_ins.get(key)
+        if made is None:
+            made = len(self.rank)
+            for table, item in ((self.rank, rank), (self.suit, self.suit[card]), (self.family, self.family[card]),
+                                (self.color, self.color[card]), (self.value, values[0]), (self.values, tuple(values)),
+                                (self.pack, self.pack[card]), (self.kind, self.kinds + len(self._stand_ins)),
+                                (self.marks, self.marks[card])):
+                table.append(item)
+            self._stand_ins[key] = made
+        return made
 
     def rank_index(self, name, pos: Pos | None = None) -> int:
         text = str(name)
@@ -100,7 +119,7 @@ class Deck:
 
     def name(self, card: int) -> str:
         """A card's short name, e.g. `10♥`; `--` for no card."""
-        if card >= self.size:
+        if card == self.size:
             return "--"
         return f"{self.ranks[self.rank[card]]}{self.suits[self.suit[card]].symbol}"
 

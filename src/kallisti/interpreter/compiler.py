@@ -51,6 +51,7 @@ class Compiled:
     type: str
     uses: frozenset
     text: str
+    reads: frozenset = frozenset()  # what it reads of cards: attributes, and `identity` when it compares cards themselves
 
 
 def _const(value):
@@ -93,13 +94,35 @@ class Compiler:
             text = "true" if text else "false"
         text = str(text)
         node = parse_expression(text, pos)
-        self._text, self._pos, self._uses = text, pos, set()
+        self._text, self._pos, self._uses, self._reads = text, pos, set(), set()
         # `pile.movable` asks the move generator, so only rules read outside move generation may use it.
         self._allow_movable = scope is STATE_SCOPE
         fn, typ = self._compile(node, dict(scope))
         if want is not None and typ != want:
             raise self._error(node, "expr-type", f"this expression is {_a(typ)}; {_a(want)} is needed here")
-        return Compiled(fn, typ, frozenset(self._uses), text)
+        if "totals" in self._reads and not _totals_only_widen(node):
+            self._reads.add("values")  # totals read in a way that more totals could make false: values as such
+        return Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads))
+
+    def conjuncts(self, text, pos: Pos, scope: dict[str, str]) -> list[Compiled]:
+        """The top-level `and` parts of a condition, each compiled alone (with what it reads), for judging them apart."""
+        text = str(text)
+        parts, todo = [], [parse_expression(text, pos)]
+        while todo:
+            node = todo.pop(0)
+            if isinstance(node, Op) and node.op == "op_and":
+                todo[:0] = list(node.args)
+                continue
+            parts.append(node)
+        out = []
+        for node in parts:
+            self._text, self._pos, self._uses, self._reads = text, pos, set(), set()
+            self._allow_movable = False
+            fn, typ = self._compile(node, dict(scope))
+            if "totals" in self._reads and not _totals_only_widen(node):
+                self._reads.add("values")
+            out.append(Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads)))
+        return out
 
     # -- helpers ------------------------------------------------------------------------
     def _error(self, node: Node, code: str, message: str, suggestion: str | None = None, col: int | None = None) -> KallistiError:
@@ -155,6 +178,7 @@ class Compiler:
                      "value": (d.value, INT), "values": (d.values, INTS), "marks": (d.marks, MARKS), "pack": (d.pack, INT)}.get(name)
             if table is not None:
                 lookup, typ = table
+                self._reads.add("color" if name == "colour" else name)
                 if isinstance(node.obj, Name) and node.obj.name in ("card", "top"):
                     slot = node.obj.name  # the common case, specialised: one closure, one tuple lookup
                     if slot == "card":
@@ -162,6 +186,7 @@ class Compiler:
                     return (lambda c: lookup[c.top]), typ
                 return (lambda c: lookup[obj_fn(c)]), typ
             if name == "face_up":
+                self._reads.add("identity")
                 self._uses.add("state")
                 return (lambda c: _card_face_up(c, obj_fn(c))), BOOL
         elif obj_type == PILE:
@@ -241,6 +266,7 @@ class Compiler:
             if len(parts) != 1 or parts[0][1] != CARDS:
                 raise self._error(node, "expr-type", f"{node.func}() takes one list of cards, e.g. {node.func}(cards)")
             cards_fn = parts[0][0]
+            self._reads.add(_READS[node.func])
             test = _SEQUENCE_TESTS[node.func](self.deck)
             return (lambda c: test(cards_fn(c))), BOOL
         if node.func in _CARD_LIST_FUNCTIONS:
@@ -248,6 +274,7 @@ class Compiler:
             if len(parts) != 1 or parts[0][1] != CARDS:
                 raise self._error(node, "expr-type", f"{node.func}() takes one list of cards, e.g. {node.func}(cards)")
             cards_fn = parts[0][0]
+            self._reads.add(_READS[node.func])
             fn, typ = _CARD_LIST_FUNCTIONS[node.func](self.deck)
             return (lambda c: fn(cards_fn(c))), typ
         if node.func in ("all", "any", "count", "sum"):
@@ -346,6 +373,8 @@ class Compiler:
 
     def _relation(self, node, op, a, ta, left, b, tb, right):
         if op in ("rel_in", "rel_not_in"):
+            if ta == CARD:
+                self._reads.add("identity")  # a card looked for among others: which physical card it is matters
             if ta == RANK and tb == INTS and isinstance(right, ListLit) and all(isinstance(i, Num) for i in right.items):
                 ranks = frozenset(self._rank_literal(i) for i in right.items)  # numbers in a rank list name ranks
                 b, tb = _const(ranks), "list:" + RANK
@@ -373,6 +402,8 @@ class Compiler:
             a, ta = _const(self._rank_literal(left)), RANK
         if ta != tb:
             raise self._error(node, "expr-type", f"cannot compare {_a(ta)} with {_a(tb)}")
+        if ta == CARD:
+            self._reads.add("identity")
         if op in ("rel_lt", "rel_le", "rel_gt", "rel_ge") and ta not in (INT, RANK):
             raise self._error(node, "expr-type", f"{_a(ta)} has no order; only numbers and ranks do")
         return _relation_fn(op, a, b), BOOL
@@ -463,6 +494,52 @@ def _same_family(d):
 
 # Built-in functions of a list of cards in any order (hands are sets, not sequences): (function, result type).
 _CARD_LIST_FUNCTIONS = {"totals": _totals, "consecutive": _consecutive, "same_family": _same_family}
+
+# The card attribute each built-in reads (what a wild card's stand-ins must differ in to matter). `totals` is
+# read on its own: a condition that only asks whether some total qualifies may judge a card of several
+# possible values as one card holding all of them.
+_READS = {"descending": "rank", "ascending": "rank", "same_suit": "suit", "same_color": "color",
+          "alternating_colors": "color", "totals": "totals", "consecutive": "rank", "same_family": "family"}
+
+
+def _totals_only_widen(node: Node, positive: bool = True) -> bool:
+    """Whether every `totals(...)` in the expression is asked only `X in totals(...)` or `any(t in totals(...): ...)`
+    where it is not negated: then more possible totals can only make the expression true, never false."""
+    def is_totals(n):
+        return isinstance(n, Call) and n.func == "totals"
+
+    if is_totals(node):
+        return False  # totals used as a value of its own (compared, counted): not a widening question
+    if isinstance(node, Op):
+        if node.op == "op_not":
+            return _totals_only_widen(node.args[0], not positive)
+        if node.op in ("op_and", "op_or"):
+            return all(_totals_only_widen(a, positive) for a in node.args)
+        if node.op == "rel_in" and is_totals(node.args[1]):
+            return positive and _totals_only_widen(node.args[0]) and all(_no_totals(a) for a in node.args[1].args)
+        return all(_no_totals(a) for a in node.args)
+    if isinstance(node, Quant):
+        if node.func == "any" and is_totals(node.iterable):
+            return positive and all(_no_totals(a) for a in node.iterable.args) and _totals_only_widen(node.body, positive)
+        if node.func in ("any", "all"):
+            return _no_totals(node.iterable) and _totals_only_widen(node.body, positive)
+        return _no_totals(node.iterable) and _no_totals(node.body)
+    return _no_totals(node)
+
+
+def _no_totals(node: Node) -> bool:
+    """Whether `totals` appears nowhere in the expression."""
+    if isinstance(node, Call):
+        return node.func != "totals" and all(_no_totals(a) for a in node.args)
+    if isinstance(node, Op):
+        return all(_no_totals(a) for a in node.args)
+    if isinstance(node, Quant):
+        return _no_totals(node.iterable) and _no_totals(node.body)
+    if isinstance(node, Attr):
+        return _no_totals(node.obj)
+    if isinstance(node, ListLit):
+        return all(_no_totals(i) for i in node.items)
+    return True
 
 
 def _a(typ: str) -> str:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement, islice
 
 from kallisti.errors import Pos, error
 from kallisti.interpreter.compiler import Ctx, RuleRuntimeError
 from kallisti.model.hands import HandRules
 
 MAX_MEMO = 200_000  # condition answers kept per ruleset (by grouping and the kinds of the cards), then forgotten
+MAX_STAND_INS = 2_000  # ways of standing in tried for the wild cards of one set; beyond, the evaluation is incomplete
 
 
 @dataclass(frozen=True)
@@ -34,10 +35,13 @@ class Evaluation:
     holds: frozenset  # every grouping some set of the hand's cards forms (cripples look here)
     steps: int
     complete: bool  # False: the budget ran out and the partition is the best found so far
+    keys: tuple = ()  # what partitions compare: each group's (rank, -nulls, wild tie-break), highest first
+    fewest_wild: dict = field(default_factory=dict)  # grouping id -> the fewest wild cards of a set forming it
+    stand_ins: tuple = ()  # (card, the stand-in it was judged as): devalued or shifted cards
 
     @property
     def ranks(self) -> tuple[int, ...]:
-        """What partitions compare: the groups' ranks, highest first (a longer tuple wins a tie of its prefix)."""
+        """The groups' ranks, highest first (a longer tuple wins a tie of its prefix)."""
         return tuple(g.rank for g in self.groups)
 
     @property
@@ -51,17 +55,20 @@ class BudgetSpent(Exception):
 
 
 @dataclass
-class _Search:
-    """The work of evaluating one hand: a step counter checked against the budget."""
+class _Steps:
+    """The work of evaluating one hand, every variant of it included: a step counter checked against the budget."""
 
     budget: int
     steps: int = 0
-    memo: dict = field(default_factory=dict)
+    approximate: bool = False  # some set's wild cards had more ways of standing in than were tried
 
     def step(self, n: int = 1) -> None:
         self.steps += n
         if self.steps > self.budget:
             raise BudgetSpent
+
+
+_NO = -1  # a memo answer: the cards do not form the grouping (otherwise the answer is the fewest null cards)
 
 
 class HandEvaluator:
@@ -73,128 +80,298 @@ class HandEvaluator:
         self.rules = rules
         self.hand_rules: HandRules = rules.hands
         self.deck = rules.deck
-        self._answers: dict[tuple, bool] = {}
+        self._answers: dict[tuple, int] = {}
         self._ctx = Ctx()
-        groupings = self.hand_rules.groupings.values()
+        hr = self.hand_rules
+        groupings = hr.groupings.values()
         # The simple groupings whose sets matter: enabled ones, and parts of enabled multiples or cripples.
         needed = {g.id for g in groupings if g.enabled}
         for g in groupings:
             if g.enabled and g.of:
                 needed.add(g.of)
-        for c in self.hand_rules.cripples:
+        for c in hr.cripples:
             if c.enabled:
                 needed.add(c.by)
         self.simple = [g for g in groupings if g.of is None and g.id in needed]
         self.multiples = [g for g in groupings if g.of is not None and g.enabled and g.of in needed]
+        self._nullable: dict[str, frozenset] = {}  # grouping id -> the kinds that may join it as nothing
+        for n in hr.nulls:
+            for gid in n.groupings:
+                self._nullable[gid] = self._nullable.get(gid, frozenset()) | n.kinds
+        self._wild = {}  # kind -> the WildRule that makes it wild (the first that names it)
+        for w in hr.wild:
+            for k in w.kinds:
+                self._wild.setdefault(k, w)
+        self._first = {}  # kind -> a physical card of that kind, to stand in for it
+        for c in range(self.deck.size):
+            self._first.setdefault(self.deck.kind[c], c)
+        self._reps: dict[tuple, tuple] = {}
+        self._tie = {"none": 0, "fewer-wins": -1, "more-wins": 1}[hr.wild_ties]
 
     # -- one hand -------------------------------------------------------------------------------
     def evaluate(self, cards, budget: int | None = None) -> Evaluation:
-        """The best partition of `cards` (physical card ids) into groupings, within the step budget."""
+        """The best partition of `cards` (physical card ids) into groupings, within the step budget.
+
+        Where the rules devalue or shift cards, every way the player may do so is judged and the best kept.
+        """
         cards = tuple(cards)
-        search = _Search(self.hand_rules.budget if budget is None else budget)
-        found: dict[str, list[int]] = {}
-        best: dict[int, tuple[int, str]] = {}  # mask -> (rank, grouping id) of its best ranked grouping
+        steps = _Steps(self.hand_rules.budget if budget is None else budget)
+        plain = self._partition(cards, cards, steps)
+        if not (self.hand_rules.devalue or self.hand_rules.shift):
+            if steps.approximate:
+                return Evaluation(plain.cards, plain.groups, plain.unused, plain.holds, plain.steps, False, plain.keys,
+                                  plain.fewest_wild)
+            return plain
+        best = None
+        for effective in self._variants(cards, plain):
+            if effective == cards:  # the rules leave the player free to change nothing
+                option = plain
+                if best is None or option.keys > best.keys:
+                    best = option
+                continue
+            if steps.steps > steps.budget:
+                break
+            kept = tuple(i for i, c in enumerate(effective) if c is not None)
+            option = self._partition(tuple(effective[i] for i in kept), tuple(cards[i] for i in kept), steps)
+            if best is None or option.keys > best.keys:
+                left_out = tuple(cards[i] for i, c in enumerate(effective) if c is None)
+                best = Evaluation(cards, option.groups, self._sorted(option.unused + left_out), option.holds, 0,
+                                  option.complete, option.keys, option.fewest_wild,
+                                  tuple((cards[i], c) for i, c in enumerate(effective) if c is not None and c != cards[i]))
+        best = best or plain  # the budget ran out before any way was judged
+        return Evaluation(best.cards, best.groups, best.unused, best.holds, steps.steps,
+                          best.complete and not steps.approximate, best.keys, best.fewest_wild, best.stand_ins)
+
+    def _partition(self, cards, physical, steps: _Steps) -> Evaluation:
+        """The best partition of `cards` as judged (stand-ins included); groups name the `physical` cards."""
+        found: dict[str, dict[int, int]] = {}  # grouping id -> {mask: fewest null cards}
+        best: dict[int, tuple[tuple, str]] = {}  # mask -> (key, grouping id) of its best ranked grouping
+        wild_mask = 0
+        for i, c in enumerate(cards):
+            if self.deck.kind[c] in self._wild:
+                wild_mask |= 1 << i
         complete = True
         try:
-            self._simple_sets(cards, found, search)
-            self._multiple_sets(found, search)
+            self._simple_sets(cards, found, steps)
+            self._multiple_sets(found, steps)
             for gid, masks in found.items():
                 g = self.hand_rules.groupings[gid]
                 if g.rank is None or not g.enabled:
                     continue
-                for m in masks:
-                    if m not in best or g.rank > best[m][0]:
-                        best[m] = (g.rank, gid)
-            candidates = sorted(((r, m, gid) for m, (r, gid) in best.items()), key=lambda t: (-t[0], t[1]))
+                for m, nulls in masks.items():
+                    key = (g.rank, -nulls, self._tie * (m & wild_mask).bit_count())
+                    if m not in best or key > best[m][0]:
+                        best[m] = (key, gid)
+            candidates = sorted(((k, m, gid) for m, (k, gid) in best.items()), key=lambda t: (t[0], -t[1]), reverse=True)
             full = (1 << len(cards)) - 1
-            _, chosen = self._best(full, candidates, search)
+            _, chosen = self._best(full, candidates, steps, {})
         except BudgetSpent:
             complete = False
             chosen = self._greedy(best)
-        groups = tuple(self._group(cards, m, gid) for m, gid in chosen)
+        groups = tuple(self._group(physical, m, gid, found[gid][m], (m & wild_mask).bit_count()) for m, gid in chosen)
         used = 0
         for m, _ in chosen:
             used |= m
-        unused = tuple(c for i, c in enumerate(cards) if not used >> i & 1)
-        return Evaluation(cards, groups, self._sorted(unused), frozenset(gid for gid, masks in found.items() if masks),
-                          search.steps, complete)
+        unused = tuple(c for i, c in enumerate(physical) if not used >> i & 1)
+        fewest_wild = {gid: min((m & wild_mask).bit_count() for m in masks) for gid, masks in found.items() if masks}
+        keys = tuple(best[m][0] for m, _ in chosen)
+        return Evaluation(physical, groups, self._sorted(unused), frozenset(fewest_wild), steps.steps, complete, keys,
+                          fewest_wild)
 
-    def _simple_sets(self, cards, found, search) -> None:
-        """Every set of the hand's cards that forms each simple grouping (masks over the hand's positions)."""
+    def _simple_sets(self, cards, found, steps) -> None:
+        """Every set of the hand's cards that forms each simple grouping (masks over the hand's positions), with the
+        fewest null cards it needs."""
         n = len(cards)
         kind = self.deck.kind
         by_size: dict[int, list] = {}
         for g in self.simple:
-            found[g.id] = []
+            found[g.id] = {}
             for k in range(g.sizes[0], min(g.sizes[1], n) + 1):
                 by_size.setdefault(k, []).append(g)
-        answers, ctx = self._answers, self._ctx
-        ctx.locals["hand"] = list(cards)
+        answers = self._answers
+        self._ctx.locals["hand"] = list(cards)
         whole = tuple(sorted(kind[c] for c in cards))
-        # Positions in order of kind, so every combination's kinds come out sorted: the memo's key as it is.
-        order = sorted(range(n), key=lambda i: kind[cards[i]])
+        wild = [self._wild.get(kind[c]) for c in cards]
+        # Plain cards in order of kind, wild ones after them: every combination's kinds come out sorted, the memo's
+        # key as it is; wild cards are keyed by their rule alone, since each may stand for any card it allows.
+        order = sorted(range(n), key=lambda i: (wild[i] is not None, kind[cards[i]]))
+        any_wild = any(wild)
+        nullable = self._nullable
+        ctx = self._ctx
         for k, gs in sorted(by_size.items()):
             for combo in combinations(order, k):
-                subset = [cards[i] for i in combo]
-                kinds = tuple(kind[c] for c in subset)
+                if any_wild:
+                    subset = [cards[i] for i in combo]
+                    plain = tuple(kind[cards[i]] for i in combo if wild[i] is None)
+                    wilds = tuple(wild[i].id for i in combo if wild[i] is not None)
+                else:  # the common case, kept lean: no wild card in the hand
+                    subset = [cards[i] for i in combo]
+                    plain, wilds = tuple(kind[c] for c in subset), ()
                 mask = 0
                 for g in gs:
-                    key = (g.id, kinds, whole) if g.uses_hand else (g.id, kinds)
-                    ok = answers.get(key)
-                    if ok is None:
-                        search.step()
-                        ctx.cards, ctx.count = subset, k
-                        try:
-                            ok = bool(g.when(ctx))
-                        except RuleRuntimeError:
-                            ok = False  # a condition that fails for these cards does not form the grouping
+                    key = (g.id, plain, wilds, whole) if g.uses_hand else (g.id, plain, wilds)
+                    nulls = answers.get(key)
+                    if nulls is None:
+                        if wilds or g.id in nullable:
+                            nulls = self._decide(g, [cards[i] for i in combo if wild[i] is None],
+                                                 [wild[i] for i in combo if wild[i] is not None], steps)
+                        else:
+                            steps.step()
+                            ctx.cards, ctx.count = subset, k
+                            try:
+                                nulls = 0 if g.when(ctx) else _NO
+                            except RuleRuntimeError:
+                                nulls = _NO  # a condition that fails for these cards does not form the grouping
                         if len(answers) >= MAX_MEMO:
                             answers.clear()
-                        answers[key] = ok
-                    if ok:
+                        answers[key] = nulls
+                    if nulls != _NO:
                         if not mask:
                             for i in combo:
                                 mask |= 1 << i
-                        found[g.id].append(mask)
+                        found[g.id][mask] = nulls
 
-    def _multiple_sets(self, found, search) -> None:
-        """The sets made of `count` disjoint sets of a multiple grouping's part."""
+    def _decide(self, g, plain: list[int], wilds: list, steps) -> int:
+        """The fewest null cards with which `plain` and `wilds` form grouping g, or _NO.
+
+        Null cards join the group as nothing: the condition judges the other cards. Each wild card stands for
+        one card it may stand for; only stand-ins that differ in what the condition reads are tried.
+        """
+        kinds = self._nullable.get(g.id)
+        nullable = [c for c in plain if self.deck.kind[c] in kinds] if kinds else []
+        if not nullable:
+            return 0 if self._holds(g, plain, wilds, steps) else _NO
+        for z in range(len(nullable) + 1):
+            tried = set()
+            for removed in combinations(nullable, z):
+                which = tuple(sorted(self.deck.kind[c] for c in removed))
+                if which in tried:
+                    continue
+                tried.add(which)
+                rest = list(plain)
+                for c in removed:
+                    rest.remove(c)
+                if self._holds(g, rest, wilds, steps):
+                    return z
+        return _NO
+
+    def _holds(self, g, rest: list[int], wilds: list, steps) -> bool:
+        """Whether grouping g's condition holds for `rest` with the wild cards standing in for some cards.
+
+        Where the condition's `and` parts read different things of a card (its suit, its rank) and the wild
+        cards may stand for every combination of those, each part is judged with its own stand-ins."""
+        ctx = self._ctx
+        ctx.count = len(rest) + len(wilds)
+        if not wilds:
+            return self._true(g.when, rest, [()], steps)
+        rules = list(dict.fromkeys(wilds))
+        split = len(rules) == 1 and self._separable(g, rules[0])
+        for fn, reads in (g.parts if split else ((g.when, g.reads),)):
+            options = [()]
+            for w in rules:  # each wild rule's cards choose among its stand-ins, as a multiset
+                picks = combinations_with_replacement(self._stand_ins(reads, w), wilds.count(w))
+                options = [o + pick for o in options for pick in islice(picks, MAX_STAND_INS + 1)]
+            if len(options) > MAX_STAND_INS:
+                options = options[:MAX_STAND_INS]  # the wild cards as themselves come first
+                steps.approximate = True
+            if not self._true(fn, rest, options, steps):
+                return False
+        return True
+
+    def _true(self, fn, rest: list[int], options, steps) -> bool:
+        """Whether `fn` holds for `rest` with one of the options of stand-ins added."""
+        ctx = self._ctx
+        for pick in options:
+            steps.step()
+            ctx.cards = rest + list(pick) if pick else rest
+            try:
+                if fn(ctx):
+                    return True
+            except RuleRuntimeError:
+                pass  # a condition that fails for these cards does not form the grouping
+        return False
+
+    def _project(self, card: int, reads) -> tuple:
+        d = self.deck
+        return tuple(card if r == "identity" else getattr(d, r)[card] for r in reads)
+
+    def _separable(self, g, w) -> bool:
+        """Whether g's `and` parts read disjoint things of a card, every combination of which some stand-in has."""
+        key = ("split", g.id, w.id)
+        answer = self._reps.get(key)
+        if answer is None:
+            reads = [sorted(r for r in r_ if r != "totals") for _, r_ in g.parts]
+            answer = len(g.parts) > 1 and not any("identity" in r for r in reads)
+            flat = [r for rs in reads for r in rs]
+            answer = answer and len(flat) == len(set(flat))
+            if answer:
+                whole = {self._project(self._first[k], flat) for k in w.stand_ins}
+                count = 1
+                for rs in reads:
+                    count *= len({self._project(self._first[k], rs) for k in w.stand_ins})
+                answer = count == len(whole)  # the stand-ins are every combination of the parts' projections
+            self._reps[key] = answer
+        return answer
+
+    def _stand_ins(self, reads, w) -> tuple[int, ...]:
+        """The cards a wild card of rule w tries as, for a condition reading `reads`: one for each difference it can see."""
+        key = (reads, w.id)
+        reps = self._reps.get(key)
+        if reps is None:
+            d = self.deck
+            widen = "totals" in reads and "values" not in reads
+            seen: dict[tuple, list[int]] = {}
+            own = {self._project(self._first[k], sorted(r for r in reads if r != "totals")) for k in w.kinds if k in self._first}
+            for k in sorted(w.stand_ins, key=lambda k: self._project(self._first[k], sorted(r for r in reads if r != "totals"))
+                            not in own):  # stand-ins like the wild cards themselves first
+                card = self._first[k]
+                seen.setdefault(self._project(card, sorted(r for r in reads if r != "totals")), []).append(card)
+            if widen:  # one stand-in holding every value of its like: the condition only asks whether some total qualifies
+                reps = tuple(d.stand_in(like[0], tuple(sorted({v for c in like for v in d.values[c]}))) for like in seen.values())
+            else:
+                reps = tuple(like[0] for like in seen.values())
+            self._reps[key] = reps
+        return reps
+
+    def _multiple_sets(self, found, steps) -> None:
+        """The sets made of `count` disjoint sets of a multiple grouping's part (with the fewest null cards)."""
         for g in self.multiples:
-            parts = found.get(g.of, [])
-            unions: set[int] = set()
+            parts = list(found.get(g.of, {}).items())
+            unions: dict[int, int] = {}
 
-            def extend(start: int, used: int, left: int) -> None:
+            def extend(start: int, used: int, nulls: int, left: int) -> None:
                 if left == 0:
-                    unions.add(used)
+                    if used not in unions or nulls < unions[used]:
+                        unions[used] = nulls
                     return
                 for i in range(start, len(parts)):
-                    search.step()
-                    if not parts[i] & used:
-                        extend(i + 1, used | parts[i], left - 1)
+                    steps.step()
+                    m, z = parts[i]
+                    if not m & used:
+                        extend(i + 1, used | m, nulls + z, left - 1)
 
-            extend(0, 0, g.count)
-            found[g.id] = sorted(unions)
+            extend(0, 0, 0, g.count)
+            found[g.id] = dict(sorted(unions.items()))
 
-    def _best(self, left: int, candidates, search) -> tuple[tuple, tuple]:
-        """The best (ranks, groups) for the cards in mask `left`.
+    def _best(self, left: int, candidates, steps, memo) -> tuple[tuple, tuple]:
+        """The best (keys, groups) for the cards in mask `left`.
 
-        The highest grouping of the best partition is the highest grouping the cards can form at all,
-        so only sets of that rank are tried first; the rest is the best partition of what they leave.
+        The highest group of the best partition is the highest group the cards can form at all, so only
+        sets of that key are tried first; the rest is the best partition of what they leave.
         """
-        memo = search.memo
         if left in memo:
             return memo[left]
         answer: tuple[tuple, tuple] = ((), ())
         top = None
-        for rank, m, gid in candidates:
-            if top is not None and rank < top:
+        for key, m, gid in candidates:
+            if top is not None and key < top:
                 break
-            search.step()
+            steps.step()
             if m & ~left:
                 continue
-            top = rank
-            ranks, groups = self._best(left & ~m, candidates, search)
-            option = ((rank,) + ranks, ((m, gid),) + groups)
+            top = key
+            keys, groups = self._best(left & ~m, candidates, steps, memo)
+            option = ((key,) + keys, ((m, gid),) + groups)
             if option[0] > answer[0]:
                 answer = option
         memo[left] = answer
@@ -204,26 +381,99 @@ class HandEvaluator:
     def _greedy(best) -> tuple:
         """Highest sets first, skipping any that overlap: the partition reported when the budget runs out."""
         chosen, used = [], 0
-        for m, (_, gid) in sorted(best.items(), key=lambda t: (-t[1][0], t[0])):
+        for m, (_, gid) in sorted(best.items(), key=lambda t: (t[1][0], -t[0]), reverse=True):
             if not m & used:
                 chosen.append((m, gid))
                 used |= m
         return tuple(chosen)
 
-    def _group(self, cards, mask: int, gid: str) -> Group:
+    def _group(self, cards, mask: int, gid: str, nulls: int, wild: int) -> Group:
         g = self.hand_rules.groupings[gid]
         members = [c for i, c in enumerate(cards) if mask >> i & 1]
-        return Group(gid, g.name, g.rank, self._sorted(members))
+        return Group(gid, g.name, g.rank, self._sorted(members), nulls, wild)
 
     def _sorted(self, cards) -> tuple[int, ...]:
         d = self.deck
         return tuple(sorted(cards, key=lambda c: (d.rank[c], d.suit[c], c)))
 
+    # -- devalued and shifted cards ---------------------------------------------------------------
+    def _variants(self, cards, plain: Evaluation):
+        """The hands the player may have judged under `devalue` and `shift`: each a tuple of the card judged at each
+        position (a stand-in, or None for a card left out of every group); the hand itself where nothing need change."""
+        per_rule = [self._devaluations(cards, d, plain) for d in self.hand_rules.devalue]
+        per_rule += [self._shifts(cards, s) for s in self.hand_rules.shift]
+        combined = [{}]
+        for options in per_rule:
+            combined = [a | b for a in combined for b in options if not set(a) & set(b)]
+        seen = set()
+        for change in combined:
+            effective = tuple(change.get(i, c) for i, c in enumerate(cards))
+            if effective not in seen:
+                seen.add(effective)
+                yield effective
+
+    def _devaluations(self, cards, d, plain: Evaluation) -> list[dict]:
+        """The ways devaluation d may apply to the hand: {position: stand-in or None}; [{}] when it does not."""
+        kind = self.deck.kind
+        matched = [i for i, c in enumerate(cards) if kind[c] in d.kinds]
+        if not matched or (plain.top in d.spare):
+            return [{}]
+        options = []
+        if d.count is None:
+            options.append({i: self.deck.stand_in(cards[i], d.to) for i in matched})
+        else:
+            seen = set()
+            for chosen in combinations(matched, min(d.count, len(matched))):
+                which = tuple(sorted(kind[cards[i]] for i in chosen))
+                if which not in seen:
+                    seen.add(which)
+                    options.append({i: self.deck.stand_in(cards[i], d.to) for i in chosen})
+        if d.if_uses:
+            triggers = [i for i, c in enumerate(cards) if kind[c] in d.if_uses]
+            if not triggers:
+                return [{}]
+            options.append({i: None for i in triggers})  # the player leaves those cards out instead
+        return options
+
+    def _shifts(self, cards, s) -> list[dict]:
+        """The ways shift s may apply: no shift, or `points` moved from one card to another of the hand."""
+        d = self.deck
+        options, seen = [{}], set()
+        for a, ca in enumerate(cards):
+            for va in d.values[ca]:
+                if not s.low <= va - s.points <= s.high:
+                    continue
+                for b, cb in enumerate(cards):
+                    for vb in d.values[cb]:
+                        if a == b or not s.low <= vb + s.points <= s.high:
+                            continue
+                        key = (d.kind[ca], va, d.kind[cb], vb)
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                        options.append({a: self._valued(ca, va - s.points), b: self._valued(cb, vb + s.points)})
+        return options
+
+    def _valued(self, card: int, value: int) -> int:
+        """A stand-in for `card` worth `value` alone, of the highest rank that may be worth that (a ten shifted to two
+        is a two; a two shifted to ten counts as a picture; eleven and one are the ace's)."""
+        d = self.deck
+        ranks = [r for r in range(len(d.ranks)) if value in d.values[self._first.get(d.suit[card] * len(d.ranks) + r, card)]]
+        return d.stand_in(card, (value,), ranks[-1] if ranks else None)
+
     # -- the showdown ----------------------------------------------------------------------------
     def crippler(self, hand: Evaluation, others: list[Evaluation]):
-        """The highest enabled Cripple `hand` holds against another hand's best grouping, or None."""
-        tops = {o.top for o in others}
-        held = [c for c in self.hand_rules.cripples if c.enabled and c.by in hand.holds and tops.intersection(c.beats)]
+        """The highest enabled Cripple `hand` holds against another hand's best grouping, or None.
+
+        A cripple with `wild_limit` needs a set of its grouping with no more wild cards than the crippled group."""
+        held = []
+        for c in self.hand_rules.cripples:
+            if not c.enabled or c.by not in hand.holds:
+                continue
+            for o in others:
+                if o.top in c.beats and (not c.wild_limit or hand.fewest_wild.get(c.by, 0) <= o.groups[0].wild):
+                    held.append(c)
+                    break
         return max(held, key=lambda c: c.rank, default=None)
 
     def cripple_rank(self, hand: Evaluation, others: list[Evaluation]) -> int | None:
@@ -235,14 +485,15 @@ class HandEvaluator:
         """The indexes of the winning hands (more than one on a complete tie, which seniority then decides).
 
         A hand that cripples another's best grouping beats everybody; between cripplers the higher
-        cripple wins. Otherwise partitions compare by their highest grouping, then the next, and so on.
+        cripple wins. Otherwise partitions compare group by group: rank, then fewer null cards (and wild
+        cards as `wild_ties` says), then the next group, and so on.
         """
         crippling = [self.cripple_rank(h, hands[:i] + hands[i + 1:]) for i, h in enumerate(hands)]
         if any(r is not None for r in crippling):
             top = max(r for r in crippling if r is not None)
             return [i for i, r in enumerate(crippling) if r == top]
-        best = max(h.ranks for h in hands)
-        return [i for i, h in enumerate(hands) if h.ranks == best]
+        best = max(h.keys for h in hands)
+        return [i for i, h in enumerate(hands) if h.keys == best]
 
     def compare(self, a: Evaluation, b: Evaluation) -> int:
         """1 if hand a beats hand b at the showdown, -1 if b beats a, 0 on a complete tie."""

@@ -107,6 +107,13 @@ def _match(resolved: bool) -> dict:
     return m
 
 
+def _card_pattern() -> dict:
+    """A card, or every card of a rank or of a suit."""
+    return {"type": "object", "minProperties": 1, "additionalProperties": False,
+            "properties": {"rank": {"type": ["string", "integer"]}, "suit": {"type": "string"}},
+            "description": "a card (rank and suit), or every card of a rank, or of a suit"}
+
+
 def _hands(resolved: bool) -> dict:
     grouping = {
         "type": "object",
@@ -138,10 +145,38 @@ def _hands(resolved: bool) -> dict:
                      "description": "between two cripplers, the higher rank outcripples the lower"},
             "enabled": {"type": "boolean", "description": "whether the cripple applies (an option a rule change may switch)"},
             "says": {"type": "string", "maxLength": 500},
+            "wild_limit": {"type": "boolean",
+                           "description": "the crippler may hold no more wild cards than the grouping it cripples"},
         },
         "required": ["by", "beats"],
         "additionalProperties": False,
     }
+    cards = {"type": "array", "maxItems": 60, "items": _card_pattern()}
+    ids = {"type": "array", "maxItems": 100, "items": {"type": "string"}}
+    null = {"type": "object", "additionalProperties": False, "required": ["cards", "in"], "properties": {
+        "cards": {**cards, "description": "the cards that may be null"},
+        "in": {**ids, "description": "the groupings they may join as nothing, making them larger"}}}
+    wild = {"type": "object", "additionalProperties": False, "required": ["cards"], "properties": {
+        "cards": {**cards, "description": "the wild cards"},
+        "never": {**cards, "description": "cards a wild card may not stand for"}}}
+    devalue = {"type": "object", "additionalProperties": False, "required": ["cards", "to"], "properties": {
+        "cards": {**cards, "description": "the cards devalued"},
+        "to": {"type": "array", "minItems": 1, "maxItems": 10, "items": {"type": "integer", "minimum": -100, "maximum": 100},
+               "description": "the values they may still count"},
+        "count": {"type": "integer", "minimum": 1, "maximum": 30,
+                  "description": "how many of the hand's such cards are devalued, the player choosing which (default: all)"},
+        "spare": {**ids, "description": "a hand whose best grouping is one of these is not devalued"},
+        "if_uses": {**cards, "description": "only a hand whose groupings use one of these cards is devalued; the player "
+                                            "may leave them out instead"}}}
+    shift = {"type": "object", "additionalProperties": False, "required": ["points", "low", "high"], "properties": {
+        "points": {"type": "integer", "minimum": 1, "maximum": 100, "description": "the points moved from one card to another"},
+        "low": {"type": "integer", "minimum": -100, "maximum": 100, "description": "the lowest value a shifted card may have"},
+        "high": {"type": "integer", "minimum": -100, "maximum": 100, "description": "the highest value a shifted card may have"}}}
+
+    def named(item, what):
+        return {"type": "object", "propertyNames": {"pattern": ID_PATTERN}, "maxProperties": 20, "additionalProperties": item,
+                "description": what}
+
     props = {
         "size": {"type": "integer", "minimum": 1, "maximum": 30, "description": "how many cards a hand holds"},
         "budget": {"type": "integer", "minimum": 1, "maximum": 10000000,
@@ -153,18 +188,31 @@ def _hands(resolved: bool) -> dict:
         "cripples": {"type": "object", "propertyNames": {"pattern": ID_PATTERN}, "maxProperties": 20,
                      "additionalProperties": cripple,
                      "description": "groupings that beat certain others at the showdown whatever their rank"},
+        "nulls": named(null, "cards that may join groupings as nothing (null eights); between groups of equal rank, "
+                             "the one with fewer null cards wins"),
+        "wild": named(wild, "wild cards: each stands for any card of the pack but those of `never`"),
+        "wild_ties": {"enum": ["none", "fewer-wins", "more-wins"],
+                      "description": "between groups of equal rank, whether the fewer or the more wild cards wins"},
+        "devalue": named(devalue, "cards that count fewer values in a hand (an ace that may count only one; zeroed aces)"),
+        "shift": named(shift, "the player may move points from one card's value to another's"),
     }
     h = {"type": "object", "properties": props, "additionalProperties": False,
          "description": "hands of cards scored by sorting them into groupings (Cripple Mr Onion)"}
-    h["required"] = ["size", "budget", "groupings", "cripples"] if resolved else ["size", "groupings"]
+    h["required"] = (["size", "budget", "groupings", "cripples", "nulls", "wild", "wild_ties", "devalue", "shift"] if resolved
+                     else ["size", "groupings"])
     if resolved:
         grouping["required"] = ["name", "enabled"]
-        cripple["required"] = ["by", "beats", "rank", "enabled"]
+        cripple["required"] = ["by", "beats", "rank", "enabled", "wild_limit"]
     return h
 
 
 def _modifiers(resolved: bool) -> dict:
-    """Named rule overlays: rule changes that apply when a modifier is in play (declared by the holder of a card)."""
+    """Named rule overlays: rule changes that apply when a modifier is in play (brought in by a card, by the start of a
+    round, or by what the round before showed), to all hands or to some players' only."""
+    card = {"type": "object", "properties": {"rank": {"type": ["string", "integer"]}, "suit": {"type": "string"}},
+            "required": ["rank", "suit"], "additionalProperties": False}
+    ids = {"type": "array", "maxItems": 50, "items": {"type": "string", "pattern": ID_PATTERN}}
+    changes = {"type": "array", "minItems": 1, "maxItems": 50, "items": {"type": "string", "maxLength": 2000}}
     modifier = {
         "type": "object",
         "properties": {

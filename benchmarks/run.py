@@ -112,20 +112,37 @@ def matches(count: int) -> None:
 
 
 def hands(count: int, rounds: int) -> None:
-    """Best partitions of random ten-card Cripple Mr Onion hands, each round with a fresh evaluator."""
+    """Best partitions of random ten-card Cripple Mr Onion hands, each round with a fresh evaluator: the plain
+    rules, with null eights, and with wild eights (hands holding at least one eight, so every hand has one)."""
+    from kallisti.interpreter.amend import amend
     from kallisti.interpreter.hands import HandEvaluator
 
     rules = load_ruleset("onion")
+    onions = "[two-card-onion, three-card-onion, four-card-onion, five-card-onion, six-card-onion, seven-card-onion]"
+    variants = {
+        "plain": rules,
+        "null eights": amend(rules.data, f"add hands.nulls.eights {{cards: [{{rank: 8}}], in: {onions}}}", trial=False).rules,
+        "wild eights": amend(rules.data, "add hands.wild.eights {cards: [{rank: 8}]}", trial=False).rules,
+    }
     rnd = random.Random(1)
-    sample = [rnd.sample(range(rules.deck.size), rules.hands.size) for _ in range(count)]
-    rates, steps = [], 0
-    for _ in range(rounds):
-        evaluator = HandEvaluator(rules)
-        start = time.perf_counter()
-        steps = sum(evaluator.evaluate(h).steps for h in sample)
-        rates.append(count / (time.perf_counter() - start))
-    print(f"Cripple Mr Onion hands: {count} random ten-card hands, {rounds} rounds, {steps / count:,.0f} search steps a hand")
-    print(f"best partition {statistics.median(rates):10,.0f} hands/s (median of rounds; min {min(rates):,.0f}, max {max(rates):,.0f})")
+    deck = rules.deck
+    eights = [c for c in range(deck.size) if deck.ranks[deck.rank[c]] == "8"]
+    sample = [rnd.sample(range(deck.size), rules.hands.size) for _ in range(count)]
+    with_eight = [[rnd.choice(eights)] + rnd.sample([c for c in range(deck.size) if c not in eights], rules.hands.size - 1)
+                  for _ in range(count)]
+    print(f"Cripple Mr Onion hands: {count} random ten-card hands, {rounds} rounds (median of rounds; min, max)")
+    for name, variant in variants.items():
+        hands_of = with_eight if name != "plain" else sample
+        rates, steps, incomplete = [], 0, 0
+        for _ in range(rounds):
+            evaluator = HandEvaluator(variant)
+            start = time.perf_counter()
+            results = [evaluator.evaluate(h) for h in hands_of]
+            rates.append(count / (time.perf_counter() - start))
+            steps = sum(r.steps for r in results)
+            incomplete = sum(not r.complete for r in results)
+        print(f"best partition, {name:11} {statistics.median(rates):8,.0f} hands/s ({min(rates):,.0f}, {max(rates):,.0f}); "
+              f"{steps / count:,.0f} search steps a hand; {incomplete} incomplete")
 
 
 if __name__ == "__main__":

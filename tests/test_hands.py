@@ -361,7 +361,7 @@ def test_the_ten_card_running_flush_outcripples_a_nine_card_one():
 
 # -- rule changes reach the evaluation -------------------------------------------------------------------
 def test_changing_what_cards_are_worth_changes_the_best_partitions_as_the_oracle_says(monkeypatch):
-    worth = changed("add deck.values.9 12")
+    worth = changed("set deck.values.9 12")
     monkeypatch.setitem(VALUES, 9, (12,))
     ev = HandEvaluator(worth)
     differ = 0

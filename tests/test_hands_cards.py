@@ -27,7 +27,7 @@ def rules(*changes: str):
     """The onion rules with the plain game's modifiers off and rule changes made, as a game makes them."""
     from kallisti.interpreter.amend import amend, compile_data
 
-    data = onion().data
+    data = amend(onion().data, "set modifiers {}", trial=False).data  # the hands alone, as the changes make them
     for text in changes:
         data = amend(data, text, trial=False).data
     return compile_data(data)

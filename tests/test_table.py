@@ -152,12 +152,16 @@ def test_cards_are_conserved_through_every_action_of_random_rounds():
     pick = random.Random(5)
     for number in range(40):
         players = pick.randint(2, 7)
-        rnd = Round(onion(), players, dealer=pick.randrange(players), seed=9, number=number)
+        after = frozenset({"nulls"}) if number % 2 else frozenset()  # every other round with wild eights
+        rnd = Round(onion(), players, dealer=pick.randrange(players), seed=9, number=number, after=after)
         assert rnd.card_count() == deck_size
         while rnd.asks is not None:
             seat, what = rnd.asks
             if what == "declare":
                 rnd.bet(seat, what, pick.random() < 0.5)
+                continue
+            if what == "reveal":
+                rnd.bet(seat, what, pick.choice([c for c in rnd.hands[seat] if c not in rnd.face_up[seat]]))
                 continue
             if what == "choose":
                 rnd.bet(seat, what, pick.choice(rnd.offer))
@@ -251,7 +255,10 @@ def test_chips_and_cards_are_conserved_over_many_bot_rounds():
 
 
 def _answers_without_money():
-    return iter(["2C 3D 4H", "none", "", "fold", "", "none", "q"])
+    import itertools
+
+    kinds = itertools.cycle(["2C 3D 4H", "none", "pass", "", "fold"])  # a question refuses what does not fit it
+    return itertools.chain(itertools.islice(kinds, 60), ["q"])
 
 
 def _answers_with_money():
@@ -584,7 +591,7 @@ def death_round(face_up: bool) -> Round:
 
 def test_a_visible_king_of_swords_brings_death_into_play_by_itself():
     rnd = death_round(face_up=True)
-    assert rnd.declared == ["death"] and rnd.asks is None
+    assert "death" in rnd.declared and rnd.asks is None
     assert {"type": "modifier", "modifier": "death"} in rnd.events
 
 
@@ -597,7 +604,7 @@ def test_under_death_a_hand_with_only_two_pictures_has_no_double_onion():
 
 def test_a_king_of_swords_face_down_brings_nothing():
     rnd = death_round(face_up=False)
-    assert rnd.declared == []
+    assert "death" not in rnd.declared
     result = rnd.showdown(HandEvaluator(onion()))
     assert result.shown[0].top == "double-onion" and result.shown[1].top == "double-onion"
 
@@ -644,4 +651,5 @@ def test_a_bot_trades_the_lady_in_when_its_best_partition_leaves_her_out_and_tak
     assert bet_choice(rnd, 0, ev, "cautious", "declare") == (wants,)
     rnd.bet(0, "declare", True)
     (pick,) = bet_choice(rnd, 0, ev, "bold", "choose")
-    assert ev.evaluate(rnd.hands[0] + [pick]).ranks == max(ev.evaluate(rnd.hands[0] + [c]).ranks for c in rnd.offer)
+    mine = rnd.seat_evaluator(0, ev)  # the rules in play for that seat: null eights among them
+    assert mine.evaluate(rnd.hands[0] + [pick]).keys == max(mine.evaluate(rnd.hands[0] + [c]).keys for c in rnd.offer)

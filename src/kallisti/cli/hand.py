@@ -76,9 +76,13 @@ def _hand_text(deck, r, label: str) -> str:
     width = max((len(g.name) for g in r.groups), default=6)
     width = max(width, 6)
     for g in r.groups:
-        lines.append(f"  {g.name:<{width}}  {' '.join(deck.name(c) for c in g.cards):<32} rank {g.rank}")
+        extra = "".join(f", {n} {what}" for n, what in ((g.nulls, "null"), (g.wild, "wild")) if n)
+        lines.append(f"  {g.name:<{width}}  {' '.join(deck.name(c) for c in g.cards):<32} rank {g.rank}{extra}")
     if r.unused:
         lines.append(f"  {'unused':<{width}}  {' '.join(deck.name(c) for c in r.unused)}")
+    for card, stand_in in r.stand_ins:
+        values = " or ".join(str(v) for v in deck.values[stand_in])
+        lines.append(f"  {deck.name(card)} counts as {deck.ranks[deck.rank[stand_in]]} of value {values}")
     lines.append("  ranking: " + (", ".join(g.name for g in r.groups) or "no grouping"))
     if not r.complete:
         lines.append(f"  the search stopped at its budget of {r.steps} steps: a better partition may exist")
@@ -88,7 +92,10 @@ def _hand_text(deck, r, label: str) -> str:
 def _hand_data(deck, r) -> dict:
     return {
         "cards": [deck.ascii_name(c) for c in r.cards],
-        "groupings": [{"id": g.id, "name": g.name, "rank": g.rank, "cards": [deck.ascii_name(c) for c in g.cards]} for g in r.groups],
+        "groupings": [{"id": g.id, "name": g.name, "rank": g.rank, "cards": [deck.ascii_name(c) for c in g.cards],
+                       "nulls": g.nulls, "wild": g.wild} for g in r.groups],
+        "counted_as": [{"card": deck.ascii_name(c), "rank": deck.ranks[deck.rank[s]], "values": list(deck.values[s])}
+                       for c, s in r.stand_ins],
         "unused": [deck.ascii_name(c) for c in r.unused],
         "ranks": list(r.ranks),
         "steps": r.steps,

@@ -70,13 +70,8 @@ def rules_text(rules) -> str:
     if rules.modifiers:
         out += ["", "Modifiers", "---------"]
         for m in rules.modifiers:
-            kind = m.declare if m.declare is not None else m.visible
-            rank, suit = kind % len(rules.deck.ranks), kind // len(rules.deck.ranks)
-            card = f"{rules.deck.ranks[rank]} of {rules.deck.suits[suit].name}"
-            how = (f"declared by the holder of the {card} just before the showdown" if m.declare is not None
-                   else f"in play at the showdown when the {card} lies face up")
-            out += textwrap.wrap(f"{m.id}{'' if m.enabled else ' [off]'}: {m.name}; {how}. {m.says}", WIDTH,
-                                 subsequent_indent="  ")
+            out += textwrap.wrap(f"{m.id}{'' if m.enabled else ' [off]'}: {m.name}; {_modifier_how(rules, m)}. {m.says}",
+                                 WIDTH, subsequent_indent="  ")
             if m.replace:
                 out += [f"  the declared card is replaced by the player's choice of the next {m.replace} cards"]
             if m.patches:
@@ -202,6 +197,36 @@ def _match_lines(m) -> list[str]:
             what.append("revoke a change that player imposed on hir")
         lines.append("after each turn the next player (Player X) may " + ", or instead ".join(what))
     return lines
+
+
+def _card_name(rules, kind: int) -> str:
+    rank, suit = kind % len(rules.deck.ranks), kind // len(rules.deck.ranks)
+    return f"{rules.deck.ranks[rank]} of {rules.deck.suits[suit].name}"
+
+
+def _modifier_how(rules, m) -> str:
+    """When a modifier comes into play, to whom it applies, and what may keep it out, in words."""
+    if m.trigger == "declare":
+        how = (f"declared as soon as the {_card_name(rules, m.declare)} is dealt to its holder" if m.must
+               else f"declared by the holder of the {_card_name(rules, m.declare)} just before the showdown")
+    elif m.trigger == "visible":
+        how = f"in play when the {_card_name(rules, m.visible)} lies face up"
+    elif m.trigger == "always":
+        how = "in play in every round"
+    else:
+        how = "in play in the round after a showdown at which a null card was played"
+    if m.needs:
+        how += f", while {' and '.join(m.needs)} {'is' if len(m.needs) == 1 else 'are'} in play"
+    if m.unless:
+        how += f", unless {' or '.join(m.unless)} is in play"
+    if m.not_by:
+        how += f"; not by a player who declared {' or '.join(m.not_by)}"
+    if m.to != "all":
+        how += {"declarer": "; for the declarer's hand only", "others": "; for every other player's hand"}.get(
+            m.to, f"; for the hand of the player who declared {m.to}")
+    if m.compel is not None:
+        how += f"; the holder of the {_card_name(rules, m.compel)} must show it"
+    return how
 
 
 def _deck_lines(rules) -> list[str]:

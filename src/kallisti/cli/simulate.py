@@ -92,6 +92,8 @@ def _simulate_table(rules, rounds: int, seed: int, players: str, format) -> int:
     typer.echo(f"  showdowns {record['showdowns']}, ties won by seniority {record['ties_to_seniority']}, "
                f"cripples {record['cripples']}, cards exchanged {record['cards_exchanged']}")
     typer.echo("  won with: " + ", ".join(f"{g} {n}" for g, n in record["won_with"].items()))
+    in_play = ", ".join(f"{m} {n}" for m, n in record["modifiers_in_play"].items()) or "none"
+    typer.echo(f"  rounds with each modifier in play: {in_play}; showdowns with a null card {record['nulls_played']}")
     if "stacks" in record:
         typer.echo(f"  chips at the end: {', '.join(map(str, record['stacks']))} (rounds played {record['played']}, "
                    f"seats sat out {record['sat_out']})")

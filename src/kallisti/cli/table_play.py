@@ -34,7 +34,7 @@ def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callab
     evaluator = HandEvaluator(rules)
     deck = rules.deck
     names = [n for n, _ in seats]
-    dealer, number, carry = 0, 0, 0
+    dealer, number, carry, after = 0, 0, 0, frozenset()
     table = rules.table
     stacks = [table.chips] * len(seats) if table.stake else None
     money = (f"Each starts with {table.chips} chips and stakes {table.stake} a round; the winner takes the pot."
@@ -42,7 +42,8 @@ def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callab
     out(f"{rules.name} at a table of {len(seats)}: {', '.join(names)}. {money}")
     while True:
         try:
-            rnd = Round(rules, len(seats), dealer=dealer, seed=seed, number=number, stacks=stacks, carry=carry)
+            rnd = Round(rules, len(seats), dealer=dealer, seed=seed, number=number, stacks=stacks, carry=carry,
+                        after=after)
         except KallistiError as exc:
             for f in exc.findings:
                 out(str(f))
@@ -57,18 +58,19 @@ def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callab
         for e in rnd.events:
             if e["type"] == "sit-out":
                 out(f"{names[e['seat']]} cannot cover the stake and sits this round out")
+        _tell(rnd, rnd.events, names, out)  # modifiers in play from the start, and any declared as the cards were dealt
         while rnd.asks is not None:
             seat, what = rnd.asks
             name, bot = seats[seat]
             if bot is not None:
+                before = len(rnd.events)
                 if what == "draw":
                     cards = choose_discards(rnd, seat, evaluator, bot)
                     rnd.exchange(seat, cards)
                     out(f"{name} exchanges {len(cards)} card{'s' if len(cards) != 1 else ''}")
                 else:
-                    before = len(rnd.events)
                     rnd.bet(seat, what, *bet_choice(rnd, seat, evaluator, bot, what))
-                    _tell(rnd, rnd.events[before:], names, out)
+                _tell(rnd, rnd.events[before:], names, out)
                 continue
             done = (_person_draws(rnd, seat, name, names, lines, out) if what == "draw"
                     else _person_bets(rnd, seat, what, names, lines, out))
@@ -78,7 +80,7 @@ def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callab
         if rnd.phase == "showdown" and not [s for s in range(len(seats)) if s not in rnd.folded]:
             result = rnd.showdown(evaluator)
             out(f"*** nobody takes the dealership: everyone folds, and the pot of {result.carried} is the next round's ante ***")
-            dealer, number, carry = rnd.dealer, number + 1, result.carried
+            dealer, number, carry, after = rnd.dealer, number + 1, result.carried, result.follows
             out("enter for the next round, q to stop")
             line = next(lines, None)
             if line is None or line.strip() == "q":
@@ -97,7 +99,7 @@ def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callab
         out(f"*** {names[result.winner]} wins round {number + 1}{how} ***")
         if stacks is not None:
             out("chips: " + ", ".join(f"{n} {c}" for n, c in zip(names, stacks)))
-        dealer, number, carry = result.winner, number + 1, 0
+        dealer, number, carry, after = result.winner, number + 1, 0, result.follows
         out("enter for the next round, q to stop")
         line = next(lines, None)
         if line is None or line.strip() == "q":
@@ -123,10 +125,12 @@ def _person_draws(rnd, seat: int, name: str, names: list[str], lines, out) -> bo
             return False
         words = line.replace(",", " ").split()
         try:
+            before = len(rnd.events)
             if words == ["fold"]:
                 rnd.exchange(seat, list(view["hand"]))
             else:
                 rnd.exchange(seat, [] if words == ["none"] else _cards_of(rnd, view["hand"], words))
+            _tell(rnd, rnd.events[before:], names, out)  # a drawn card may have to be declared at once
             return True
         except (TableError, KallistiError) as exc:
             out(f"refused: {exc}")
@@ -140,22 +144,28 @@ ASK = {"name": "you deal: name the amount every other player must match (0 to {m
        "extra": "your extra bet (0 to {most})?",
        "accept": "match the others' extra bets ({cost}) and deal (`accept`), or `pass` the dealership on",
        "declare": "declare {modifier} (`declare`) or `pass`?",
-       "choose": "choose the card that takes its place: {offer}"}
+       "choose": "choose the card that takes its place: {offer}",
+       "reveal": "lay one of your face-down cards face up: {down}"}
 
 
 def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> bool:
     """Ask a person for a betting action until it is valid; False when the input ends or `q`."""
     b = rnd.betting
-    out(f"pot {rnd.pot}, your chips {rnd.stacks[seat]}; your hand: {' '.join(rnd.rules.deck.name(c) for c in rnd.hands[seat])}")
+    stack = rnd.stacks[seat] if rnd.stacks else 0  # a table without money still asks about modifiers
+    up = [c for c in rnd.hands[seat] if c in rnd.face_up[seat]]
+    out((f"pot {rnd.pot}, your chips {stack}; " if rnd.stacks else "")
+        + f"your hand: {' '.join(rnd.rules.deck.name(c) for c in rnd.hands[seat])}"
+        + (f" (face up: {' '.join(rnd.rules.deck.name(c) for c in up)})" if up else ""))
     while True:
         table = rnd.rules.table
-        out(ASK[what].format(most=min(table.max_bet, rnd.stacks[seat]), amount=b.amount if b else 0,
+        out(ASK[what].format(most=min(table.max_bet, stack), amount=b.amount if b else 0,
                              aside=sum(b.aside.values()) if b else 0, next=(b.high if b else 0) + table.stake,
                              raises="" if what != "answer" or b.raises_allowed() else "; no raises now",
-                             buy=min(table.buy, table.second, rnd.stacks[seat] // table.stake),
+                             buy=min(table.buy, table.second, stack // table.stake) if table.stake else 0,
                              cost=sum(c for s, c in rnd.extra.items() if s != seat),
                              modifier=next((m.name for m in rnd.rules.modifiers if m.id == rnd.declaring), ""),
-                             offer=" or ".join(rnd.rules.deck.name(c) for c in rnd.offer)))
+                             offer=" or ".join(rnd.rules.deck.name(c) for c in rnd.offer),
+                             down=" ".join(rnd.rules.deck.name(c) for c in rnd.hands[seat] if c not in rnd.face_up[seat])))
         line = next(lines, None)
         if line is None or line.strip() == "q":
             return False
@@ -177,6 +187,9 @@ def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> boo
                 args = (words == ["declare"],)
             elif what == "choose" and len(words) == 1:
                 args = (_cards_of(rnd, rnd.offer, words, "among the cards offered")[0],)
+            elif what == "reveal" and len(words) == 1:
+                down = [c for c in rnd.hands[seat] if c not in rnd.face_up[seat]]
+                args = (_cards_of(rnd, down, words, "face down in your hand")[0],)
             else:
                 out("refused: not an answer to that question")
                 continue
@@ -189,18 +202,26 @@ def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> boo
 
 
 def _tell(rnd, events, names, out) -> None:
-    """The public betting events, in words."""
+    """The public events of betting and of modifiers, in words."""
+    deck = rnd.rules.deck
+    names_of = {m.id: m.name for m in rnd.rules.modifiers}
     words = {"bet": "names {chips}", "match": "matches {chips}", "raise": "raises {chips}", "cover": "covers the raises with {chips}",
              "fold": "folds", "auction": None, "bid": "bids {chips} for the dealership", "decline": "passes",
              "new-dealer": "becomes the dealer", "buy": "buys {count} card(s) face down", "extra": "bets {chips} extra",
              "accept": "matches the extra bets with {chips}", "pass": "passes the dealership on",
-             "declare": "declares {modifier}", "choose": "takes one of {count} cards in its place"}
+             "declare": "declares {modifier}, showing {cards}", "choose": "takes one of {count} cards in its place",
+             "compelled": "must lay {cards} face up", "reveal": "lays {cards} face up"}
     for e in events:
         if e["type"] == "auction":
             out("the dealer folds: the dealership is up for auction")
+        elif e["type"] == "modifier":
+            out(f"{names_of.get(e['modifier'], e['modifier'])} is in play")
+        elif e["type"] == "unheld":
+            out(f"nobody holds the card {names_of.get(e['modifier'], e['modifier'])} calls for")
         elif e["type"] in words and "seat" in e:
             out(f"{names[e['seat']]} " + words[e["type"]].format(chips=e.get("chips", 0), count=e.get("count", e.get("offered", 0)),
-                                                                modifier=e.get("modifier", "")))
+                                                                modifier=names_of.get(e.get("modifier"), e.get("modifier", "")),
+                                                                cards=" ".join(deck.name(c) for c in e.get("cards", ()))))
 
 
 def _cards_of(rnd, hand: list[int], words: list[str], where: str = "in your hand") -> list[int]:

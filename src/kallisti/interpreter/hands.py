@@ -98,10 +98,10 @@ class HandEvaluator:
         for n in hr.nulls:
             for gid in n.groupings:
                 self._nullable[gid] = self._nullable.get(gid, frozenset()) | n.kinds
-        self._wild = {}  # kind -> the WildRule that makes it wild (the first that names it)
+        self._wild = {}  # kind -> the WildRule that makes it wild (the last that names it: a later rule narrows it)
         for w in hr.wild:
             for k in w.kinds:
-                self._wild.setdefault(k, w)
+                self._wild[k] = w
         self._first = {}  # kind -> a physical card of that kind, to stand in for it
         for c in range(self.deck.size):
             self._first.setdefault(self.deck.kind[c], c)

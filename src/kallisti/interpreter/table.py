@@ -1,15 +1,37 @@
 """A round at a table of players (Cripple Mr Onion's): roles, stakes, the deal by role, the draw, the betting, the
-second deal with bought cards, extra bets and the passing of the dealership, and the showdown."""
+second deal with bought cards, extra bets and the passing of the dealership, the modifiers in play (and whose hands
+each changes), and the showdown, each hand judged under its own rules."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
 
 from kallisti.errors import Pos, error
 from kallisti.interpreter.betting import BetError, Betting
 from kallisti.interpreter.hands import HandEvaluator
 from kallisti.interpreter.state import shuffled_order
-from kallisti.model.modifiers import overlaid
+from kallisti.model.modifiers import overlaid_entries
+
+# What a showdown may show that a later round's `after` modifiers wait for, each judged on one shown evaluation.
+FOLLOWS = {"nulls": lambda evaluation: any(g.nulls > 0 for g in evaluation.groups)}
+
+# HandEvaluators of the overlaid rules, by base evaluator and the modifier parts applied: building one compiles a
+# ruleset, and a warm one remembers its condition answers.
+_EVALUATORS: WeakKeyDictionary = WeakKeyDictionary()
+MAX_EVALUATORS = 64  # per base evaluator, then forgotten
+
+
+def evaluator_for(base: HandEvaluator, entries: tuple) -> HandEvaluator:
+    """The evaluator of `base`'s rules with the modifier parts `entries` ((id, `changes` or `unheld`), in order)."""
+    if not entries:
+        return base
+    cache = _EVALUATORS.setdefault(base, {})
+    if entries not in cache:
+        if len(cache) >= MAX_EVALUATORS:
+            cache.clear()
+        cache[entries] = HandEvaluator(overlaid_entries(base.rules, entries))
+    return cache[entries]
 
 
 class TableError(Exception):
@@ -25,6 +47,7 @@ class RoundResult:
     shown: dict  # seat -> Evaluation, for the seats that reached the showdown
     showdown: bool  # False: every other player folded
     carried: int = 0  # the pot carried to the next round
+    follows: frozenset = frozenset()  # what the showdown showed for the next round's `after` modifiers (FOLLOWS)
 
 
 @dataclass
@@ -43,12 +66,13 @@ class Round:
     number: int = 0
     stacks: list | None = None  # each seat's chips, when the table plays for money (changed in place)
     carry: int = 0  # a pot carried from the round before: it is this round's ante
+    after: frozenset = frozenset()  # what the round before showed (its RoundResult.follows)
     hands: list = field(init=False)
     face_up: list = field(init=False)
     folded: set = field(init=False)
     discards: list = field(init=False)
     events: list = field(init=False)  # what everyone at the table sees happen
-    phase: str = field(init=False)  # draw, bet, buy, extra, accept, showdown, over
+    phase: str = field(init=False)  # draw, bet, buy, extra, accept, declare, choose, reveal, showdown, over
     to_draw: list = field(init=False)
 
     def __post_init__(self):
@@ -68,7 +92,11 @@ class Round:
         self.betting = None
         self.betting_stage = None  # first: the betting after the draw; last: after the extra bets are matched
         self.queue, self.extra, self.candidate = [], {}, None
-        self.declared: list[str] = []  # modifiers in play for the rest of the round
+        self.in_play: list[tuple[str, int | None]] = []  # modifiers in play, in order, with their declarer (or None)
+        self.unheld: set[str] = set()  # modifiers whose compelled card nobody still in held: their `unheld` apply
+        self.asked: set[tuple[int, str]] = set()  # (seat, modifier) pairs already asked to declare
+        self.revealing: list[int] = []  # seats still to lay a face-down card face up (a `compel`)
+        self.modifiers = {m.id: m for m in self.rules.modifiers}
         self.beside: list[int] = []  # declared cards laid beside their players, replaced in their hands
         self.offer: list[int] = []  # cards offered for a replaced card's place
         self.choosing: int | None = None
@@ -76,6 +104,7 @@ class Round:
             self.pot = self.carry  # the pot of a round everybody folded is this round's ante
         elif table.stake:
             self._stake()
+        self._start_modifiers()
         for dealer_cards, other_cards in table.passes:
             for seat in self.precedence:
                 if seat not in self.folded:
@@ -137,6 +166,7 @@ class Round:
             self.face_up[seat].update(cards)
         self.events.append({"type": "deal", "seat": seat, "count": n, "face_up": face_up,
                             **({"cards": list(cards)} if face_up else {})})
+        self._compulsory(seat, cards)
 
     def _second_deal(self) -> None:
         """The dealer's second cards, then each other player's: bought face down first, where the rules sell them."""
@@ -227,24 +257,90 @@ class Round:
         else:
             self._before_showdown()
 
-    # -- modifiers declared before the showdown --------------------------------------------------
-    def _before_showdown(self) -> None:
-        """Each player still in who holds a modifier's card may declare it, the most senior first; then the showdown."""
-        active = [s for s in self.precedence if s not in self.folded]
-        kind = self.rules.deck.kind
-        self.queue = [(s, m.id) for s in active for m in self.rules.modifiers if m.enabled and m.declare is not None
-                      and m.id not in self.declared and any(kind[c] == m.declare for c in self.hands[s])]
-        self._visible_modifiers()
-        self.phase = "declare" if len(active) > 1 and self.queue else "showdown"
+    # -- modifiers -------------------------------------------------------------------------------
+    @property
+    def declared(self) -> list[str]:
+        """The ids of the modifiers in play, in the order they came into play."""
+        return [mid for mid, _ in self.in_play]
+
+    def declarer(self, mid: str, in_play=None) -> int | None:
+        """The seat that declared modifier `mid` (None: not in play, or in play by itself)."""
+        return dict(self.in_play if in_play is None else in_play).get(mid)
+
+    def _allowed(self, m, seat: int | None = None) -> bool:
+        """Whether modifier `m` may come into play now (declared by `seat`, if given): enabled, not in play yet, every
+        `while` modifier in play, no `unless` one, and the seat has declared none of its `not_by` ones."""
+        ids = set(self.declared)
+        if not m.enabled or m.id in ids or not ids.issuperset(m.needs) or ids.intersection(m.unless):
+            return False
+        return seat is None or not any(s == seat and mid in m.not_by for mid, s in self.in_play)
+
+    def _bring_in(self, m, seat: int | None = None, card: int | None = None) -> None:
+        """Modifier `m` comes into play: by itself (an event `modifier`), or declared by `seat` showing `card`."""
+        self.in_play.append((m.id, seat))
+        if seat is None:
+            self.events.append({"type": "modifier", "modifier": m.id})
+        else:
+            self.face_up[seat].add(card)  # a declared card is shown to the table
+            self.events.append({"type": "declare", "seat": seat, "modifier": m.id, "cards": [card]})
+
+    def _start_modifiers(self) -> None:
+        """At the start of the round: the `after` modifiers the round before called for, then the `always` ones, each
+        in ruleset order and checked against the modifiers brought in before it."""
+        mods = self.rules.modifiers
+        for m in [m for m in mods if m.after is not None and m.after in self.after] + [m for m in mods if m.always]:
+            if self._allowed(m):
+                self._bring_in(m)
+
+    def _holding(self, seat: int, kind: int, among=None) -> int | None:
+        """A card of `kind` in the seat's hand (or among the given cards), or None."""
+        return next((c for c in (self.hands[seat] if among is None else among) if self.rules.deck.kind[c] == kind), None)
+
+    def _compulsory(self, seat: int, cards) -> None:
+        """The cards just given to `seat` bring in the `must` modifiers they are the card of: declared at once, face up,
+        when their conditions hold now."""
+        for m in self.rules.modifiers:
+            if m.must and self._allowed(m, seat):
+                card = self._holding(seat, m.declare, cards)
+                if card is not None:
+                    self._bring_in(m, seat, card)
 
     def _visible_modifiers(self) -> None:
-        """Modifiers whose card lies face up on the table come into play by themselves."""
+        """Modifiers whose card lies face up on the table come into play by themselves (when their conditions hold)."""
         kind = self.rules.deck.kind
         shown = {kind[c] for s in range(self.players) if s not in self.folded for c in self.hands[s] if c in self.face_up[s]}
         for m in self.rules.modifiers:
-            if m.enabled and m.visible is not None and m.visible in shown and m.id not in self.declared:
-                self.declared.append(m.id)
-                self.events.append({"type": "modifier", "modifier": m.id})
+            if m.visible is not None and m.visible in shown and self._allowed(m):
+                self._bring_in(m)
+
+    def _askable(self) -> list[tuple[int, str]]:
+        """The (seat, modifier) pairs that may be asked now, the most senior seat first: a player still in holds the
+        card of an optional declared modifier that may come into play by hir, and has not been asked about it yet."""
+        active = [s for s in self.precedence if s not in self.folded]
+        if len(active) < 2:
+            return []
+        return [(s, m.id) for s in active for m in self.rules.modifiers
+                if m.declare is not None and not m.must and (s, m.id) not in self.asked and self._allowed(m, s)
+                and self._holding(s, m.declare) is not None]
+
+    def _before_showdown(self) -> None:
+        """Each player still in who holds a modifier's card may declare it, the most senior first; then the showdown."""
+        self.asked = set()  # the declarations begin: nobody has been asked yet
+        self._continue()
+
+    def _continue(self) -> None:
+        """What comes next before the showdown: a choice of replacement cards, a reveal, or the next declaration (the
+        queue recomputed, since what is in play decides what may be declared); else the showdown."""
+        self._visible_modifiers()  # a declared, compelled or revealed card may be face up now
+        if self.offer:
+            self.phase = "choose"
+            return
+        self.revealing = [s for s in self.revealing if s not in self.folded and self._face_down(s)]
+        if self.revealing:
+            self.phase = "reveal"
+            return
+        self.queue = self._askable()
+        self.phase = "declare" if self.queue else "showdown"
 
     @property
     def declaring(self) -> str | None:
@@ -253,13 +349,13 @@ class Round:
 
     def _declare(self, seat: int, yes: bool) -> None:
         mid = self.queue.pop(0)[1]
+        self.asked.add((seat, mid))
         if yes:
-            m = next(m for m in self.rules.modifiers if m.id == mid)
-            self.declared.append(mid)
-            card = next(c for c in self.hands[seat] if self.rules.deck.kind[c] == m.declare)
-            self.face_up[seat].add(card)  # a declared card is shown to the table
-            self.events.append({"type": "declare", "seat": seat, "modifier": mid, "cards": [card]})
-            self.queue = [q for q in self.queue if q[1] != mid]
+            m = self.modifiers[mid]
+            card = self._holding(seat, m.declare)
+            self._bring_in(m, seat, card)
+            if m.compel is not None:
+                self._compel(seat, m)
             if m.replace and self.next < len(self.pack):
                 # The card is laid beside the player; the next cards are offered for its place.
                 self.hands[seat].remove(card)
@@ -267,11 +363,34 @@ class Round:
                 self.beside.append(card)
                 self.offer = self.pack[self.next:self.next + m.replace]
                 self.next += len(self.offer)
-                self.choosing, self.phase = seat, "choose"
-                self._visible_modifiers()
-                return
-            self._visible_modifiers()  # the declared card is face up now
-        self.phase = "declare" if self.queue else "showdown"
+                self.choosing = seat
+        self._continue()
+
+    def _compel(self, seat: int, m) -> None:
+        """The player still in who holds the compelled card lays it face up, and every other player still in but the
+        declarer is then to reveal a face-down card; when nobody holds it, the modifier's `unheld` changes apply."""
+        holder = next((s for s in self.precedence if s not in self.folded and self._holding(s, m.compel) is not None), None)
+        if holder is None:
+            self.unheld.add(m.id)
+            self.events.append({"type": "unheld", "modifier": m.id})
+            return
+        card = self._holding(holder, m.compel)
+        self.face_up[holder].add(card)
+        self.events.append({"type": "compelled", "seat": holder, "cards": [card]})
+        self.revealing = [s for s in self.precedence if s not in self.folded and s not in (seat, holder)]
+
+    def _face_down(self, seat: int) -> list[int]:
+        """The seat's cards that lie face down."""
+        return [c for c in self.hands[seat] if c not in self.face_up[seat]]
+
+    def _reveal(self, seat: int, card: int) -> None:
+        """Lay one face-down card of the seat's own hand face up (the reveal a `compel` asks for)."""
+        if card not in self._face_down(seat):
+            raise BetError("reveal a card of your own hand that lies face down")
+        self.revealing.pop(0)
+        self.face_up[seat].add(card)
+        self.events.append({"type": "reveal", "seat": seat, "cards": [card]})
+        self._continue()
 
     def _choose(self, seat: int, card: int) -> None:
         """Take one of the offered cards into the hand, face down; the others go to the discards."""
@@ -281,7 +400,42 @@ class Round:
         self.discards += [c for c in self.offer if c != card]
         self.events.append({"type": "choose", "seat": seat, "offered": len(self.offer)})
         self.offer, self.choosing = [], None
-        self.phase = "declare" if self.queue else "showdown"
+        self._compulsory(seat, [card])
+        self._continue()
+
+    # -- whose rules judge which hand ------------------------------------------------------------
+    def targets(self, mid: str, in_play=None) -> set[int]:
+        """The seats whose hands modifier `mid`'s changes apply to, given the modifiers in play (default: the round's)."""
+        m = self.modifiers[mid]
+        declarer = self.declarer(mid, in_play)
+        seats = set(range(self.players))
+        if m.to == "all":
+            return seats
+        if m.to == "declarer":
+            return {declarer} if declarer is not None else set()
+        if m.to == "others":
+            return seats - {declarer} if declarer is not None else set()
+        other = self.declarer(m.to, in_play)  # the seat that declared the named modifier, if it is in play
+        return {other} if other is not None else set()
+
+    def _parts(self, mid: str, unheld) -> list[tuple[str, str]]:
+        """The parts of a modifier in play that apply: its changes, and its `unheld` changes when nobody held the card."""
+        m = self.modifiers[mid]
+        return [(mid, "changes")] * bool(m.patches) + [(mid, "unheld")] * bool(m.unheld and mid in unheld)
+
+    def entries_for(self, seat: int, in_play=None, unheld=None) -> tuple:
+        """The modifier parts that apply to `seat`'s hand, in the order the modifiers came into play."""
+        in_play = self.in_play if in_play is None else in_play
+        unheld = self.unheld if unheld is None else unheld
+        return tuple(e for mid, _ in in_play if seat in self.targets(mid, in_play) for e in self._parts(mid, unheld))
+
+    def common_entries(self) -> tuple:
+        """The modifier parts that apply to every hand (`to: all`): the rules hands are compared under."""
+        return tuple(e for mid, _ in self.in_play if self.modifiers[mid].to == "all" for e in self._parts(mid, self.unheld))
+
+    def seat_evaluator(self, seat: int, base: HandEvaluator, in_play=None, unheld=None) -> HandEvaluator:
+        """The evaluator of `seat`'s own rules: the base rules with the modifiers in play that target it."""
+        return evaluator_for(base, self.entries_for(seat, in_play, unheld))
 
     # -- the draw ------------------------------------------------------------------------------
     @property
@@ -303,6 +457,8 @@ class Round:
             return self.queue[0][0], "declare"
         if self.phase == "choose":
             return self.choosing, "choose"
+        if self.phase == "reveal":
+            return self.revealing[0], "reveal"
         if self.phase == "accept":
             return self.candidate, "accept"
         return None
@@ -327,6 +483,7 @@ class Round:
             raise TableError(f"you may exchange at most {table.draw_most} cards (or fold by discarding all {len(hand)})")
         for c in cards:
             hand.remove(c)
+        self.face_up[seat].difference_update(cards)  # a card declared at the deal may be exchanged like any other
         self.discards += cards
         self.events.append({"type": "draw", "seat": seat, "count": len(cards)})
         self._deal(seat, len(cards), face_up=False)
@@ -355,8 +512,9 @@ class Round:
     # -- the betting ----------------------------------------------------------------------------
     def bet(self, seat: int, what: str, *args) -> None:
         """A money action: in a betting part `name` (amount), `answer` (match, raise_by), `cover` (accept), `bid`
-        (more); then `buy` (cards), `extra` (chips), `accept` (take the dealership or pass it)."""
-        if what in ("buy", "extra", "accept", "declare", "choose"):
+        (more); then `buy` (cards), `extra` (chips), `accept` (take the dealership or pass it); before the showdown
+        `declare` (yes), `choose` (card), `reveal` (card)."""
+        if what in ("buy", "extra", "accept", "declare", "choose", "reveal"):
             if self.asks != (seat, what):
                 raise BetError(f"it is not seat {seat + 1}'s turn to {what}")
             getattr(self, "_" + what)(seat, *args)
@@ -387,17 +545,17 @@ class Round:
             self._pay(active[0])
             self.events.append({"type": "win", "seat": active[0], "showdown": False})
             return RoundResult(active[0], (), {}, False)
-        if self.declared:
-            evaluator = HandEvaluator(overlaid(self.rules, self.declared))
-        shown = {s: evaluator.evaluate(self.hands[s]) for s in active}
-        best = evaluator.showdown([shown[s] for s in active])
+        # Each hand is judged under its own rules; hands are compared under the rules common to all.
+        shown = {s: self.seat_evaluator(s, evaluator).evaluate(self.hands[s]) for s in active}
+        best = evaluator_for(evaluator, self.common_entries()).showdown([shown[s] for s in active])
         tied = tuple(active[i] for i in best)
         winner = tied[0]  # `active` runs from the most senior
         for s in active:
             self.events.append({"type": "show", "seat": s, "cards": list(self.hands[s])})
         self._pay(winner)
         self.events.append({"type": "win", "seat": winner, "showdown": True})
-        return RoundResult(winner, tied if len(tied) > 1 else (), shown, True)
+        follows = frozenset(key for key, test in FOLLOWS.items() if any(test(e) for e in shown.values()))
+        return RoundResult(winner, tied if len(tied) > 1 else (), shown, True, follows=follows)
 
     def _pay(self, seat: int) -> None:
         """The pot goes to the winner."""
@@ -413,14 +571,17 @@ class Round:
 
     # -- what a seat may know --------------------------------------------------------------------
     def view(self, seat: int) -> dict:
-        """What `seat` sees: its own cards, the face-up cards of the others and how many they hold face down."""
+        """What `seat` sees: its own cards (and which lie face up), the face-up cards of the others and how many they hold
+        face down, and the modifiers in play with their declarers."""
         others = {}
         for s in range(self.players):
             if s != seat:
                 up = [c for c in self.hands[s] if c in self.face_up[s]]
                 others[s] = {"face_up": up, "face_down": len(self.hands[s]) - len(up), "folded": s in self.folded,
                              "role": self.role(s)}
-        return {"seat": seat, "role": self.role(seat), "hand": list(self.hands[seat]), "others": others, "phase": self.phase,
+        return {"seat": seat, "role": self.role(seat), "hand": list(self.hands[seat]),
+                "face_up": [c for c in self.hands[seat] if c in self.face_up[seat]], "in_play": list(self.in_play),
+                "others": others, "phase": self.phase,
                 "pack_left": len(self.pack) - self.next, "pot": self.pot, "stacks": list(self.stacks or ())}
 
     def card_count(self) -> int:

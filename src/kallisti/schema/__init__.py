@@ -219,27 +219,43 @@ def _modifiers(resolved: bool) -> dict:
             "name": {"type": "string", "maxLength": 80},
             "says": {"type": "string", "maxLength": 1000},
             "enabled": {"type": "boolean", "description": "whether the modifier is in the game (an option)"},
-            "declare": {"type": "object", "properties": {"rank": {"type": ["string", "integer"]}, "suit": {"type": "string"}},
-                        "required": ["rank", "suit"], "additionalProperties": False,
-                        "description": "the card whose holder may declare the modifier just before the showdown; it then "
-                                       "applies for the rest of the round"},
-            "visible": {"type": "object", "properties": {"rank": {"type": ["string", "integer"]}, "suit": {"type": "string"}},
-                        "required": ["rank", "suit"], "additionalProperties": False,
-                        "description": "the card that brings the modifier into play at the showdown when it lies face up "
-                                       "(dealt face up, or declared)"},
-            "changes": {"type": "array", "minItems": 1, "maxItems": 50, "items": {"type": "string", "maxLength": 2000},
-                        "description": "rule-change statements (as Player X writes them) that the modifier applies"},
+            "declare": {**card, "description": "the card whose holder may declare the modifier just before the showdown; "
+                                               "it then applies for the rest of the round"},
+            "visible": {**card, "description": "the card that brings the modifier into play at the showdown when it lies "
+                                               "face up (dealt face up, or declared)"},
+            "always": {"const": True, "description": "in play from the start of every round"},
+            "after": {"enum": ["nulls"], "description": "in play in a round that follows a round whose showdown showed "
+                                                        "a hand using a null card"},
+            "changes": {**changes, "description": "rule-change statements (as Player X writes them) that the modifier "
+                                                  "applies"},
             "replace": {"type": "integer", "minimum": 1, "maximum": 10,
                         "description": "a declared card is laid face up beside its player and replaced by the player's "
                                        "choice of the next `replace` cards of the pack; the others are discarded"},
+            "while": {**ids, "description": "the modifier comes into play (or is offered) only while all these are in play"},
+            "unless": {**ids, "description": "the modifier never comes into play (nor is offered) while any of these is "
+                                             "in play"},
+            "not_by": {**ids, "description": "a player who declared any of these may not declare this modifier"},
+            "to": {"type": "string", "pattern": ID_PATTERN,
+                   "description": "whose hands the changes apply to: all (default), declarer, others, or the id of a "
+                                  "modifier whose declarer they apply to"},
+            "must": {"type": "boolean", "description": "the holder must declare the modifier as soon as the card is dealt "
+                                                       "to hir: it is declared automatically and laid face up"},
+            "compel": {**card, "description": "on declaring, the player still in who holds this card lays it face up, "
+                                              "then every other player still in lays one face-down card of hir choice "
+                                              "face up"},
+            "unheld": {**changes, "description": "rule changes applied (to the `to` target) when nobody still in holds "
+                                                 "the `compel` card"},
         },
-        "oneOf": [{"required": ["declare"]}, {"required": ["visible"]}],
-        "anyOf": [{"required": ["changes"]}, {"required": ["replace"], "properties": {"declare": {}}}],
+        "oneOf": [{"required": ["declare"]}, {"required": ["visible"]}, {"required": ["always"]}, {"required": ["after"]}],
+        "anyOf": [{"required": ["changes"]}, {"required": ["replace"]}, {"required": ["compel"]}],
+        "dependentRequired": {"replace": ["declare"], "must": ["declare"], "not_by": ["declare"], "compel": ["declare"],
+                              "unheld": ["compel"]},
         "required": ["enabled"] if resolved else [],
         "additionalProperties": False,
     }
-    return {"type": "object", "propertyNames": {"pattern": ID_PATTERN}, "maxProperties": 50, "additionalProperties": modifier,
-            "description": "named rule overlays that players bring into play during a round (Cripple Mr Onion's modifiers)"}
+    return {"type": "object", "propertyNames": {"pattern": ID_PATTERN, "not": {"enum": ["all", "declarer", "others"]}},
+            "maxProperties": 50, "additionalProperties": modifier,
+            "description": "named rule overlays that come into play during a round (Cripple Mr Onion's modifiers)"}
 
 
 def _table() -> dict:

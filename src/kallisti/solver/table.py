@@ -7,8 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from kallisti.interpreter.hands import HandEvaluator
-from kallisti.interpreter.table import Round, TableError
-from kallisti.model.modifiers import overlaid
+from kallisti.interpreter.table import Round, TableError, evaluator_for
 
 BOTS = ("cautious", "bold")
 
@@ -43,16 +42,14 @@ def bet_choice(rnd: Round, seat: int, evaluator: HandEvaluator, kind: str, what:
     a weak hand facing a bet.
     """
     table = rnd.rules.table
-    if what == "declare":  # declare a modifier when it raises the bot's own hand
+    if what == "declare":
+        return (wants_declared(rnd, seat, evaluator),)
+    if what == "choose":  # the offered card that makes the best hand, judged under the bot's own rules
         mine = rnd.view(seat)["hand"]
-        m = next(m for m in rnd.rules.modifiers if m.id == rnd.declaring)
-        if m.replace:  # trade the card in when the best partition leaves it out
-            return (any(rnd.rules.deck.kind[c] == m.declare for c in evaluator.evaluate(mine).unused),)
-        with_it = HandEvaluator(overlaid(rnd.rules, rnd.declared + [rnd.declaring])).evaluate(mine).ranks
-        return (with_it > evaluator.evaluate(mine).ranks,)
-    if what == "choose":  # the offered card that makes the best hand
-        mine = rnd.view(seat)["hand"]
-        return (max(rnd.offer, key=lambda c: (evaluator.evaluate(mine + [c]).ranks, -c)),)
+        own = rnd.seat_evaluator(seat, evaluator)
+        return (max(rnd.offer, key=lambda c: (own.evaluate(mine + [c]).ranks, -c)),)
+    if what == "reveal":
+        return (card_to_reveal(rnd, seat, evaluator),)
     s = strength(rnd, seat, evaluator)
     stack = rnd.stacks[seat]
     bold = kind == "bold"
@@ -81,6 +78,42 @@ def bet_choice(rnd: Round, seat: int, evaluator: HandEvaluator, kind: str, what:
     price = rnd.betting.high + table.stake - rnd.betting.aside.get(seat, 0)
     limit = 3 if bold else 2
     return (price <= stack and s >= (60 if bold else 100) and rnd.betting.high < limit * table.stake,)
+
+
+def wants_declared(rnd: Round, seat: int, evaluator: HandEvaluator) -> bool:
+    """Whether a bot declares the modifier it is asked about, from what it may see.
+
+    A modifier that replaces its card is declared when the best partition leaves the card out.
+    Otherwise the bot judges its own hand under the rules it would have with the modifier in play
+    and without: it declares when that is better, or when it is no worse and the modifier changes
+    some other seat's hand (so it can only harm, or change, the others). Whether nobody holds a
+    compelled card is unknown to it: it guesses so when the card is nowhere it can see.
+    """
+    view = rnd.view(seat)
+    mine = view["hand"]
+    m = rnd.modifiers[rnd.declaring]
+    kind = rnd.rules.deck.kind
+    if m.replace:  # trade the card in when the best partition leaves it out
+        own = rnd.seat_evaluator(seat, evaluator)
+        return any(kind[c] == m.declare for c in own.evaluate(mine).unused)
+    seen = mine + [c for o in view["others"].values() for c in o["face_up"]]
+    unheld = set(rnd.unheld) | ({m.id} if m.compel is not None and all(kind[c] != m.compel for c in seen) else set())
+    in_play = view["in_play"] + [(m.id, seat)]
+    before = rnd.seat_evaluator(seat, evaluator).evaluate(mine).ranks
+    after = rnd.seat_evaluator(seat, evaluator, in_play, unheld).evaluate(mine).ranks
+    if after != before:
+        return after > before
+    return bool(rnd.targets(m.id, in_play) - {seat})
+
+
+def card_to_reveal(rnd: Round, seat: int, evaluator: HandEvaluator) -> int:
+    """The face-down card a bot lays face up when compelled to: one its best partition leaves unused, else its
+    lowest-valued card (the least use to the others' reading of its hand)."""
+    view = rnd.view(seat)
+    down = [c for c in view["hand"] if c not in view["face_up"]]
+    unused = set(rnd.seat_evaluator(seat, evaluator).evaluate(view["hand"]).unused)
+    values = rnd.rules.deck.values
+    return min(down, key=lambda c: (c not in unused, max(values[c]), c))
 
 
 def play_bot_turns(rnd: Round, evaluator: HandEvaluator, kinds: list[str | None], record=None) -> None:
@@ -117,6 +150,7 @@ class TableRecord:
     sat_out: int = 0
     auctions: int = 0
     declared: Counter = field(default_factory=Counter)  # rounds each modifier was in play, by id
+    nulls: int = 0  # rounds whose showdown showed a hand using a null card
     bought: int = 0
     passes: int = 0
     auction_bids: int = 0
@@ -133,7 +167,7 @@ class TableRecord:
                 "ties_to_seniority": self.ties, "cripples": self.cripples, "cards_exchanged": self.cards_exchanged,
                 "played": self.played, "tables": self.tables, "sat_out": self.sat_out, "auctions": self.auctions, "carried_over": self.carried,
                 "cards_bought": self.bought, "dealership_passes": self.passes, "modifiers_in_play": dict(self.declared),
-                "folds": self.folds,
+                "nulls_played": self.nulls, "folds": self.folds,
                 **({"stacks": list(self.stacks)} if self.stacks is not None else {}), "seconds": round(self.seconds, 3)}
 
 
@@ -145,17 +179,18 @@ def simulate_rounds(rules, rounds: int, seed: int, players: list[str], progress=
     table = rules.table
     stacks = [table.chips] * len(players) if table.stake else None
     record.stacks = stacks
-    carry = 0
+    carry, after = 0, frozenset()
     start = time.perf_counter()
     for number in range(rounds):
         try:
-            rnd = Round(rules, len(players), dealer=dealer, seed=seed, number=number, stacks=stacks, carry=carry)
+            rnd = Round(rules, len(players), dealer=dealer, seed=seed, number=number, stacks=stacks, carry=carry,
+                        after=after)
         except TableError:
             # One player holds every chip that can cover a stake: that table is over, and a new one sits down.
             record.tables += 1
             stacks[:] = [table.chips] * len(players)
             carry = 0
-            rnd = Round(rules, len(players), dealer=dealer, seed=seed, number=number, stacks=stacks)
+            rnd = Round(rules, len(players), dealer=dealer, seed=seed, number=number, stacks=stacks, after=after)
         record.sat_out += sum(e["type"] == "sit-out" for e in rnd.events)
         play_bot_turns(rnd, evaluator, list(players), record)
         result = rnd.showdown(evaluator)
@@ -163,15 +198,15 @@ def simulate_rounds(rules, rounds: int, seed: int, players: list[str], progress=
         record.folds += sum(e["type"] == "fold" for e in rnd.events)
         record.bought += sum(e["count"] for e in rnd.events if e["type"] == "buy")
         record.passes += sum(e["type"] == "pass" for e in rnd.events)
-        for e in rnd.events:
-            if e["type"] in ("declare", "modifier"):
-                record.declared[e["modifier"]] += 1
+        for mid in rnd.declared:  # however each came into play: declared, by itself, or at the round's start
+            record.declared[mid] += 1
+        record.nulls += "nulls" in result.follows
         if rnd.card_count() != rules.deck.size:
             raise AssertionError(f"round {number}: {rnd.card_count()} cards, the pack has {rules.deck.size}")
         if stacks is not None and rnd.chip_count() + result.carried != table.chips * len(players):
             raise AssertionError(f"round {number}: {rnd.chip_count()} chips, the table began with {table.chips * len(players)}")
         record.played += 1
-        carry = result.carried
+        carry, after = result.carried, result.follows
         if result.winner is None:
             record.carried += 1
             dealer = rnd.dealer  # the old dealer stays dealer
@@ -182,7 +217,7 @@ def simulate_rounds(rules, rounds: int, seed: int, players: list[str], progress=
         if result.shown:
             mine = result.shown[result.winner]
             others = [e for s, e in result.shown.items() if s != result.winner]
-            judge = HandEvaluator(overlaid(rules, rnd.declared)) if rnd.declared else evaluator
+            judge = evaluator_for(evaluator, rnd.common_entries())  # hands are compared under the rules common to all
             crippler = judge.crippler(mine, others)
             record.cripples += crippler is not None
             record.by_grouping[crippler.by if crippler else (mine.top or "nothing")] += 1

@@ -207,3 +207,20 @@ def test_a_shift_is_the_players_choice_and_never_makes_a_hand_worse():
     for _ in range(5):
         cards = pick.sample(range(deck.size), 10)
         assert evaluator(SHIFT).evaluate(cards).keys >= evaluator().evaluate(cards).keys
+
+
+# -- kallisti hand ------------------------------------------------------------------------------------
+def test_kallisti_hand_judges_as_an_ordinary_round_and_with_the_modifiers_named():
+    from typer.testing import CliRunner
+
+    from kallisti.cli.app import app
+
+    runner = CliRunner()
+    plain = runner.invoke(app, ["hand", "onion", "3S 4H 7C 7D 8S KD KC 10H 10S 9D"])
+    assert plain.exit_code == 0 and "rank 80, 1 null" in plain.output  # null eights are in play in every round
+    wild = runner.invoke(app, ["hand", "onion", "-m", "wild-eights", "8S KD QC 8H 2C 3D 5S 9H 7C 4D", "--format", "json"])
+    assert wild.exit_code == 0, wild.output
+    top_group = __import__("json").loads(wild.output)["hands"][0]["groupings"][0]
+    assert (top_group["id"], top_group["wild"], top_group["nulls"]) == ("double-onion", 2, 0)
+    wrong = runner.invoke(app, ["hand", "onion", "-m", "wild-eight", "8S KD QC 8H 2C 3D 5S 9H 7C 4D"])
+    assert wrong.exit_code == 1 and "<modifier 1>:1:1" in wrong.output and "did you mean 'wild-eights'" in wrong.output

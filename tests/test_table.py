@@ -214,6 +214,21 @@ def test_simulate_onion_reports_rounds_in_json():
     assert sum(data["stacks"]) == 3 * shipped().table.chips
 
 
+def test_bot_rounds_bring_every_modifier_of_ordinary_deals_into_play():
+    # 100 rounds (the 500 take about a minute; `kallisti simulate onion --deals 500` shows the same):
+    # chips and cards are checked after every round inside the simulation.
+    out = runner.invoke(app, ["simulate", "onion", "--deals", "100", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    seen = data["modifiers_in_play"]
+    assert data["nulls_played"] > 0 and seen["null-eights"] > 0 and seen["wild-eights"] > 0
+    for family in (("lady", "lady-wild"), ("fate", "fate-wild"), ("sender", "sender-wild"), ("death", "death-wild"),
+                   ("archchancellor",), ("fool",)):
+        assert sum(seen.get(m, 0) for m in family) > 0, family
+    for event in ("showdowns", "dealership_passes", "carried_over", "cards_bought"):
+        assert data[event] > 0, event
+
+
 # -- chips ------------------------------------------------------------------------------------------
 def test_every_player_stakes_into_the_pot_and_the_winner_takes_it():
     stacks = [20, 20, 20]

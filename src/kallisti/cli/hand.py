@@ -22,6 +22,9 @@ def hand(
                                            "Give several hands for a showdown, the most senior first."),
     format: Format = typer.Option(Format.text, "--format", help="text for a person, json for a program."),
     budget: int = typer.Option(None, "--budget", min=1, help="Most search steps per hand (default: the ruleset's hands.budget)."),
+    modifier: list[str] = typer.Option([], "--modifier", "-m", metavar="ID",
+                                       help="Judge the hands with this modifier in play for every hand (repeatable); "
+                                            "the modifiers in play in every round come in as at the table."),
 ) -> None:
     """Print the best partition of each hand into the game's groupings, and its ranking.
 
@@ -36,6 +39,7 @@ def hand(
         rules = load_ruleset(game)
         if rules.hands is None:
             raise error("no-hands", f"{rules.name} declares no `hands` section, so it scores no hands", Pos(game))
+        rules = _with_modifiers(rules, modifier)
         cards = parse_hands(rules.deck, hands)
         for n, (text, parsed) in enumerate(zip(hands, cards), start=1):
             if len(parsed) != rules.hands.size:
@@ -69,6 +73,25 @@ def hand(
             typer.echo(f"\nwinner: {names}{how}")
         else:
             typer.echo(f"\ncomplete tie between {names}: the most senior, hand {winners[0] + 1}, wins")
+
+
+def _with_modifiers(rules, ids: list[str]):
+    """The rules with the named modifiers in play, and then those in play in every round whose conditions hold (as a
+    round brings them in); an unknown or switched-off id is an error naming the modifiers there are."""
+    from kallisti.errors import did_you_mean
+    from kallisti.model.modifiers import overlaid
+
+    known = {m.id: m for m in rules.modifiers}
+    for n, mid in enumerate(ids, start=1):
+        if mid not in known or not known[mid].enabled:
+            raise error("unknown-modifier", f"{rules.name} has no modifier '{mid}' in the game", Pos(f"<modifier {n}>", 1, 1),
+                        suggestion=did_you_mean(mid, [m for m in known if known[m].enabled]))
+    in_play = list(dict.fromkeys(ids))
+    for m in rules.modifiers:
+        if m.enabled and m.trigger == "always" and m.id not in in_play and all(x in in_play for x in m.needs) \
+                and not any(x in in_play for x in m.unless):
+            in_play.append(m.id)
+    return overlaid(rules, [m.id for m in rules.modifiers if m.id in in_play])
 
 
 def _hand_text(deck, r, label: str) -> str:

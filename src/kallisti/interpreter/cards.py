@@ -11,6 +11,10 @@ from kallisti.model.located import plain
 
 NO_CARD_RANK = -100  # rank of the "no card" sentinel (the top of an empty pile): never adjacent to a real rank
 
+# Kinds of stand-in cards, the same in every deck for the same (kind, values, rank), so that answers remembered by
+# kinds can be shared between the decks of rulesets that differ only in a rule change.
+_STAND_IN_KINDS: dict[tuple, int] = {}
+
 
 @dataclass(frozen=True)
 class Suit:
@@ -94,7 +98,8 @@ class Deck:
             made = len(self.rank)
             for table, item in ((self.rank, rank), (self.suit, self.suit[card]), (self.family, self.family[card]),
                                 (self.color, self.color[card]), (self.value, values[0]), (self.values, tuple(values)),
-                                (self.pack, self.pack[card]), (self.kind, self.kinds + len(self._stand_ins)),
+                                (self.pack, self.pack[card]),
+                                (self.kind, _STAND_IN_KINDS.setdefault(key, 1_000_000 + len(_STAND_IN_KINDS))),
                                 (self.marks, self.marks[card])):
                 table.append(item)
             self._stand_ins[key] = made

@@ -9,7 +9,13 @@ from kallisti.errors import Pos, error
 from kallisti.interpreter.compiler import Ctx, RuleRuntimeError
 from kallisti.model.hands import HandRules
 
-MAX_MEMO = 200_000  # condition answers kept per ruleset (by grouping and the kinds of the cards), then forgotten
+MAX_MEMO = 200_000  # condition answers kept per grouping (by the kinds of the cards), then forgotten
+MAX_JUDGES = 500  # groupings whose answers are kept for sharing between evaluators, then forgotten
+MAX_RECENT = 256  # whole-hand evaluations an evaluator keeps (players judge the same hand many times)
+
+# Condition answers by what decides them: a grouping's condition, the deck's cards and values, and the cards that may
+# be null or wild in it. Rulesets that differ only by a rule change elsewhere share them.
+_JUDGED: dict[tuple, dict] = {}
 MAX_STAND_INS = 2_000  # ways of standing in tried for the wild cards of one set; beyond, the evaluation is incomplete
 
 
@@ -80,7 +86,7 @@ class HandEvaluator:
         self.rules = rules
         self.hand_rules: HandRules = rules.hands
         self.deck = rules.deck
-        self._answers: dict[tuple, int] = {}
+        self._recent: dict[tuple, Evaluation] = {}
         self._ctx = Ctx()
         hr = self.hand_rules
         groupings = hr.groupings.values()
@@ -107,6 +113,13 @@ class HandEvaluator:
             self._first.setdefault(self.deck.kind[c], c)
         self._reps: dict[tuple, tuple] = {}
         self._tie = {"none": 0, "fewer-wins": -1, "more-wins": 1}[hr.wild_ties]
+        self._answers: dict[str, dict] = {}  # grouping id -> its condition answers (shared, see _JUDGED)
+        for g in self.simple:
+            judge = (g.text, g.sizes, g.uses_hand, self.deck.signature, self._nullable.get(g.id),
+                     tuple(sorted((w.id, w.kinds, w.stand_ins) for w in hr.wild)))
+            if judge not in _JUDGED and len(_JUDGED) >= MAX_JUDGES:
+                _JUDGED.clear()
+            self._answers[g.id] = _JUDGED.setdefault(judge, {})
 
     # -- one hand -------------------------------------------------------------------------------
     def evaluate(self, cards, budget: int | None = None) -> Evaluation:
@@ -115,6 +128,15 @@ class HandEvaluator:
         Where the rules devalue or shift cards, every way the player may do so is judged and the best kept.
         """
         cards = tuple(cards)
+        key = (cards, budget)
+        known = self._recent.get(key)
+        if known is None:
+            if len(self._recent) >= MAX_RECENT:
+                self._recent.clear()
+            known = self._recent[key] = self._evaluate(cards, budget)
+        return known
+
+    def _evaluate(self, cards: tuple, budget: int | None) -> Evaluation:
         steps = _Steps(self.hand_rules.budget if budget is None else budget)
         plain = self._partition(cards, cards, steps)
         if not (self.hand_rules.devalue or self.hand_rules.shift):
@@ -188,7 +210,6 @@ class HandEvaluator:
             found[g.id] = {}
             for k in range(g.sizes[0], min(g.sizes[1], n) + 1):
                 by_size.setdefault(k, []).append(g)
-        answers = self._answers
         self._ctx.locals["hand"] = list(cards)
         whole = tuple(sorted(kind[c] for c in cards))
         wild = [self._wild.get(kind[c]) for c in cards]
@@ -209,7 +230,8 @@ class HandEvaluator:
                     plain, wilds = tuple(kind[c] for c in subset), ()
                 mask = 0
                 for g in gs:
-                    key = (g.id, plain, wilds, whole) if g.uses_hand else (g.id, plain, wilds)
+                    answers = self._answers[g.id]
+                    key = (plain, wilds, whole) if g.uses_hand else (plain, wilds)
                     nulls = answers.get(key)
                     if nulls is None:
                         if wilds or g.id in nullable:

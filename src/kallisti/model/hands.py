@@ -26,6 +26,7 @@ class Grouping:
     uses_hand: bool = False  # the condition reads the whole hand, so its answers depend on more than the group's cards
     reads: frozenset = frozenset()  # what the condition reads of its cards (wild cards' stand-ins need differ only there)
     parts: tuple = ()  # the condition's top-level `and` parts: (function, what it reads), to judge wild cards part by part
+    text: str = ""  # the condition as written (what its answers depend on, with the deck)
 
 
 @dataclass(frozen=True)
@@ -201,7 +202,8 @@ def _compile_groupings(data, compiler: C.Compiler, at, findings: list[Finding]) 
             findings.append(Finding("grouping-size", f"hands.groupings.{gid} needs at least {sizes[0]} cards; a hand holds {size}",
                                     at("hands", "groupings", gid), severity="warning"))
         groupings[gid] = Grouping(gid, str(g["name"]), str(g.get("says", "")), g.get("rank"), (sizes[0], min(sizes[1], size)),
-                                  when, g.get("of"), int(g.get("count", 1)), bool(g["enabled"]), uses_hand, reads, parts)
+                                  when, g.get("of"), int(g.get("count", 1)), bool(g["enabled"]), uses_hand, reads, parts,
+                                  str(g.get("when", "")))
     cripples = []
     for cid, c in data["cripples"].items():
         for key, names in (("by", [c["by"]]), ("beats", list(c["beats"]))):

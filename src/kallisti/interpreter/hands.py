@@ -322,7 +322,8 @@ class HandEvaluator:
         key = ("split", g.id, w.id)
         answer = self._reps.get(key)
         if answer is None:
-            reads = [sorted(r for r in r_ if r != "totals") for _, r_ in g.parts]
+            # totals read the values: a part reading totals and one reading `value` are not apart
+            reads = [sorted({"values" if r == "totals" else r for r in r_}) for _, r_ in g.parts]
             answer = len(g.parts) > 1 and not any("identity" in r for r in reads)
             flat = [r for rs in reads for r in rs]
             answer = answer and len(flat) == len(set(flat))

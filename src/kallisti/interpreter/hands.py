@@ -16,6 +16,11 @@ MAX_RECENT = 256  # whole-hand evaluations an evaluator keeps (players judge the
 # Condition answers by what decides them: a grouping's condition, the deck's cards and values, and the cards that may
 # be null or wild in it. Rulesets that differ only by a rule change elsewhere share them.
 _JUDGED: dict[tuple, dict] = {}
+
+
+def forget_answers() -> None:
+    """Drop every remembered condition answer (a benchmark's cold start)."""
+    _JUDGED.clear()
 MAX_STAND_INS = 2_000  # ways of standing in tried for the wild cards of one set; beyond, the evaluation is incomplete
 
 

@@ -185,3 +185,133 @@ def test_the_sibling_example_extends_its_neighbour():
     assert len(rules.groups["tableau"].piles) == 8
     assert [c.id for c in rules.groups["tableau"].build.clauses] == ["rank-down", "alternate-colour"]
     assert [Path(s.name).name for s in rules.sources] == ["base-for-sibling.yaml", "extends-sibling.yaml"]
+
+
+# --format github: GitHub Actions workflow commands, one per finding, then the summary line.
+
+
+def test_github_format_annotates_a_bad_file(monkeypatch):
+    bad = HERE / "bad" / "unknown-macro.yaml"
+    line, column, code = expectation(bad)
+    monkeypatch.chdir(HERE.parent.parent)  # paths in annotations are relative to the checkout
+    result = run("--format", "github", "tests/rulesets/bad/unknown-macro.yaml")
+    assert result.exit_code == 1, result.output
+    assert result.output.splitlines() == [
+        f"::error file=tests/rulesets/bad/unknown-macro.yaml,line={line},col={column},title={code}::"
+        "'down in suite' is not a rule macro in piles.tableau.build (did you mean 'down in suit'?)",
+        "1 file checked: 0 valid, 1 invalid",
+    ]
+
+
+def test_github_format_makes_an_absolute_path_below_the_working_directory_relative(monkeypatch):
+    monkeypatch.chdir(HERE.parent.parent)
+    result = run("--format", "github", (HERE / "bad" / "unknown-macro.yaml").resolve())
+    assert result.output.startswith("::error file=tests/rulesets/bad/unknown-macro.yaml,line=6,col=12,"), result.output
+
+
+@pytest.mark.parametrize("path", cases("bad"), ids=lambda p: p.name)
+def test_github_format_places_every_bad_example(path):
+    line, column, code = expectation(path)
+    result = run("--format", "github", path)
+    assert result.exit_code == 1, result.output
+    wanted = re.compile(rf"::error file=[^,]*{re.escape(path.name)},line={line},col={column},title={code}::.+")
+    assert any(wanted.fullmatch(out) for out in result.output.splitlines()), result.output
+    assert result.output.rstrip().splitlines()[-1] == "1 file checked: 0 valid, 1 invalid"
+
+
+def test_github_format_escapes_messages_and_properties():
+    from kallisti.cli.report import escape_data, escape_property, github_command
+    from kallisti.errors import Finding, Pos
+
+    assert escape_data("100% sure: a, b\r\nc") == "100%25 sure: a, b%0D%0Ac"
+    assert escape_property("100% sure: a, b\r\nc") == "100%25 sure%3A a%2C b%0D%0Ac"
+    finding = Finding("odd-code", "50% off: first line\nsecond, line", Pos("dir,x/a:b.yaml", 3, 7),
+                      suggestion="try 100%")
+    assert github_command(finding) == (
+        "::error file=dir%2Cx/a%3Ab.yaml,line=3,col=7,title=odd-code::"
+        "50%25 off: first line%0Asecond, line (try 100%25)")
+
+
+def test_github_format_omits_line_and_col_for_a_finding_without_a_line():
+    from kallisti.cli.report import github_command
+    from kallisti.errors import Finding, Pos
+
+    assert github_command(Finding("io", "cannot read", Pos("a.yaml"))) == "::error file=a.yaml,title=io::cannot read"
+    assert github_command(Finding("io", "cannot read")) == "::error title=io::cannot read"
+
+
+def test_github_format_reports_a_warning_as_a_warning():
+    (warn,) = cases("warn")
+    result = run("--format", "github", warn)
+    assert result.exit_code == 0, result.output
+    first, last = result.output.rstrip().splitlines()
+    assert re.fullmatch(rf"::warning file=[^,]*{re.escape(warn.name)},line=\d+,col=\d+,title=empty-stock::.+", first)
+    assert last == "1 file checked: 1 valid, 0 invalid"
+    assert run("--strict", "--format", "github", warn).exit_code == 1
+
+
+def test_github_format_of_valid_files_is_only_the_summary():
+    good = cases("good")
+    result = run("--format", "github", *good)
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [f"{len(good)} files checked: {len(good)} valid, 0 invalid"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github"])
+def test_every_format_ends_with_the_summary_and_exits_by_validity(fmt):
+    good, bad = cases("good")[0], HERE / "bad" / "unknown-macro.yaml"
+    result = run("--format", fmt, good, bad, good)
+    assert result.exit_code == 1, result.output
+    if fmt == "json":
+        summary = json.loads(result.output)["summary"]
+        assert summary == {"files": 3, "valid": 2, "invalid": 1, "errors": 1, "warnings": 0}
+    else:
+        assert result.output.rstrip().splitlines()[-1] == "3 files checked: 2 valid, 1 invalid"
+    assert run("--format", fmt, good, good).exit_code == 0
+    assert run("--format", fmt).exit_code == 2
+
+
+def test_unknown_format_is_a_usage_error():
+    assert run("--format", "xml", cases("good")[0]).exit_code == 2
+
+
+# Folders: every *.yaml, *.yml and *.rules file below, sorted.
+
+
+def test_a_folder_means_every_ruleset_file_below_it(tmp_path):
+    from kallisti.cli.validate import ruleset_files_below
+
+    (tmp_path / "b" / "deeper").mkdir(parents=True)
+    (tmp_path / ".hidden").mkdir()
+    shutil.copy(HERE / "good" / "minimal-one-pack.yaml", tmp_path / "b" / "deeper" / "one.yml")
+    shutil.copy(HERE / "good" / "minimal-one-pack.yaml", tmp_path / "a.yaml")
+    shutil.copy(HERE / "bad" / "unknown-macro.yaml", tmp_path / "b" / "macro.yaml")
+    shutil.copy(Path(__file__).parent.parent / "examples" / "twelve-thieves.rules", tmp_path / "b" / "twelve.rules")
+    shutil.copy(HERE / "bad" / "unknown-macro.yaml", tmp_path / ".hidden" / "skipped.yaml")
+    (tmp_path / "notes.txt").write_text("not a ruleset", encoding="utf-8")
+    (tmp_path / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
+    expected = ["a.yaml", "b/deeper/one.yml", "b/macro.yaml", "b/twelve.rules"]
+    assert [p.relative_to(tmp_path).as_posix() for p in ruleset_files_below(tmp_path)] == expected
+
+    result = run("--format", "json", tmp_path)
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.output)
+    assert [Path(f["file"]).relative_to(tmp_path).as_posix() for f in data["files"]] == expected
+    assert [f["valid"] for f in data["files"]] == [True, True, False, True]
+    text = run(tmp_path)
+    assert text.output.rstrip().splitlines()[-1] == "4 files checked: 3 valid, 1 invalid"
+
+
+def test_a_folder_of_good_rulesets_is_valid():
+    result = run(HERE / "good")
+    assert result.exit_code == 0, result.output
+    n = len(list((HERE / "good").glob("*.yaml")))
+    assert result.output.rstrip().splitlines()[-1] == f"{n} files checked: {n} valid, 0 invalid"
+
+
+def test_a_folder_without_rulesets_is_a_usage_error(tmp_path):
+    (tmp_path / "notes.txt").write_text("nothing here", encoding="utf-8")
+    result = run(tmp_path)
+    assert result.exit_code == 2
+    words = " ".join(result.output.replace("│", " ").split())  # the message may be wrapped in a box
+    assert "holds no ruleset files" in words, result.output

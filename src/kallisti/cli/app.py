@@ -23,7 +23,11 @@ def _register() -> None:
     app.command("simulate")(simulate.simulate)
     app.command("convert")(convert.convert)
     app.command("fmt")(fmt.fmt)
+    from kallisti.cli import schema as schema_cli
+    app.command("schema")(schema_cli.schema)
     app.command("hand")(hand.hand)
+    from kallisti.cli import new as new_cli
+    app.command("new")(new_cli.new)
 
 
 _register()

@@ -1,9 +1,12 @@
-"""Reporters for `kallisti validate`: the findings of each file as text or as JSON."""
+"""Reporters for `kallisti validate`: the findings of each file as text, as JSON, or as GitHub Actions
+workflow commands."""
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from kallisti.errors import Finding
 
@@ -70,3 +73,48 @@ def render_json(results: list[FileResult]) -> str:
         "summary": summary(results),
     }
     return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def escape_data(text: str) -> str:
+    """A workflow command's message, escaped as GitHub Actions requires (`%`, CR and LF)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A workflow command's property value: as a message, and also `:` and `,`."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _workspace_path(source: str) -> str:
+    """The finding's file, relative to the working directory when it lies below it (annotations need
+    paths relative to the checkout)."""
+    path = Path(source)
+    if path.is_absolute():
+        try:
+            return path.relative_to(Path.cwd()).as_posix()
+        except ValueError:
+            return source
+    return source.replace(os.sep, "/")
+
+
+def github_command(finding: Finding) -> str:
+    """One finding as `::error file=F,line=L,col=C,title=CODE::MESSAGE` (`::warning` for a warning);
+    the suggestion follows the message; a finding without a line has no line or col."""
+    props = []
+    if finding.pos.source and not finding.pos.source.startswith("<"):
+        props.append(f"file={escape_property(_workspace_path(finding.pos.source))}")
+    if finding.pos.line:
+        props.append(f"line={finding.pos.line}")
+        if finding.pos.column:
+            props.append(f"col={finding.pos.column}")
+    props.append(f"title={escape_property(finding.code)}")
+    message = finding.message + (f" ({finding.suggestion})" if finding.suggestion else "")
+    command = "warning" if finding.severity == "warning" else "error"
+    return f"::{command} {','.join(props)}::{escape_data(message)}"
+
+
+def render_github(results: list[FileResult]) -> str:
+    """Every finding as a GitHub Actions workflow command, then the summary line."""
+    lines = [github_command(f) for r in results for f in r.findings]
+    lines.append(summary_line(results))
+    return "\n".join(lines)

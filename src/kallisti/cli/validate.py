@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from enum import Enum
 from pathlib import Path
 
 import typer
 
-from kallisti.cli.report import FileResult, render_json, render_text
+from kallisti.cli.report import FileResult, render_github, render_json, render_text
 from kallisti.errors import Finding, KallistiError, caret
 from kallisti.model.loader import shipped_games
 from kallisti.model.ruleset import load_ruleset
@@ -17,6 +18,10 @@ from kallisti.model.ruleset import load_ruleset
 class Format(str, Enum):
     text = "text"
     json = "json"
+    github = "github"
+
+
+RULESET_SUFFIXES = (".yaml", ".yml", ".rules")
 
 
 def validate_files(paths: list[str | Path], strict: bool = False) -> list[FileResult]:
@@ -51,6 +56,16 @@ def _with_excerpt(finding: Finding, texts: dict[str, str | None]) -> Finding:
     return dataclasses.replace(finding, excerpt=caret(text, finding.pos))
 
 
+def ruleset_files_below(folder: Path) -> list[Path]:
+    """Every `*.yaml`, `*.yml` and `*.rules` file below `folder`, at any depth, sorted by path;
+    hidden files and folders (`.git`, `.venv`, `.pre-commit-config.yaml`...) are skipped."""
+    found = []
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        found.extend(Path(root) / n for n in names if Path(n).suffix in RULESET_SUFFIXES and not n.startswith("."))
+    return sorted(found)
+
+
 def _check_arguments(files: list[str]) -> list[str]:
     games = shipped_games()
     out = []
@@ -59,7 +74,12 @@ def _check_arguments(files: list[str]) -> list[str]:
         if path.is_file():
             out.append(name)
         elif path.is_dir():
-            raise typer.BadParameter(f"'{name}' is a folder; name the ruleset files in it", param_hint="FILE")
+            found = ruleset_files_below(path)
+            if not found:
+                raise typer.BadParameter(
+                    f"the folder '{name}' holds no ruleset files ({', '.join('*' + s for s in RULESET_SUFFIXES)})",
+                    param_hint="FILE")
+            out.extend(str(p) for p in found)
         elif name in games:
             out.append(str(games[name]))
         else:
@@ -68,11 +88,16 @@ def _check_arguments(files: list[str]) -> list[str]:
 
 
 def validate(
-    files: list[str] = typer.Argument(..., metavar="FILE", help="Ruleset files (or shipped game names) to check."),
+    files: list[str] = typer.Argument(
+        ..., metavar="FILE",
+        help="Ruleset files, folders (every *.yaml, *.yml and *.rules file below) or shipped game names to check."),
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as failures."),
-    format: Format = typer.Option(Format.text, "--format", help="Output format."),
+    format: Format = typer.Option(
+        Format.text, "--format",
+        help="Output format: text, json, or github (GitHub Actions annotations). Each ends with a summary."),
 ) -> None:
-    """Check ruleset files and report every finding as file:line:column. Exit 0 when all are valid, 1 when not."""
+    """Check ruleset files and report every finding as file:line:column. Exit 0 when all are valid, 1 when not, 2 on a usage error."""
     results = validate_files(_check_arguments(files), strict)
-    typer.echo(render_json(results) if format == Format.json else render_text(results))
+    render = {Format.text: render_text, Format.json: render_json, Format.github: render_github}[format]
+    typer.echo(render(results))
     raise typer.Exit(0 if all(r.valid for r in results) else 1)

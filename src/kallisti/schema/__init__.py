@@ -15,17 +15,28 @@ SHUFFLES = ["always", "optional", "never"]
 MOMENTS = ["match-start", "turn-start", "before-deal", "before-move", "turn-end"]
 
 
-def _expr() -> dict:
-    return {"type": ["string", "boolean"], "description": "an expression of the rule language"}
+def _expr(what: str = "an expression of the rule language") -> dict:
+    return {"type": ["string", "boolean"], "description": what}
+
+
+RANK = {"type": ["string", "integer"], "description": "a rank name of the deck (`A`, `10`, `K`)"}
+SUIT = {"type": "string", "description": "a suit name of the deck (`spades`)"}
+
+
+def _card() -> dict:
+    """One card of the deck, by rank and suit."""
+    return {"type": "object", "properties": {"rank": dict(RANK), "suit": dict(SUIT)},
+            "required": ["rank", "suit"], "additionalProperties": False}
 
 
 def _clause() -> dict:
     return {
         "type": "object",
+        "description": "a rule clause: an id and one expression, required or forbidden",
         "properties": {
             "id": {"type": "string", "pattern": ID_PATTERN, "description": "stable id, named by rule changes"},
-            "require": _expr(),
-            "forbid": _expr(),
+            "require": _expr("an expression that must hold for the move to be allowed"),
+            "forbid": _expr("an expression that refuses the move when it holds"),
             "says": {"type": "string", "description": "what the clause means, used in refusals"},
             "macro": {"type": "string", "description": "the macro phrase this clause came from"},
         },
@@ -35,11 +46,13 @@ def _clause() -> dict:
     }
 
 
-def _rule(resolved: bool) -> dict:
+def _rule(resolved: bool, what: str) -> dict:
+    """A rule: a macro phrase, an expression or a clause, or a list of them (`what`: what it decides)."""
     if resolved:
-        return {"type": "array", "items": {"$ref": "#/$defs/clause"}}
+        return {"type": "array", "items": {"$ref": "#/$defs/clause"}, "description": what}
     item = {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/clause"}]}
-    return {"oneOf": [{"type": "string"}, {"type": "boolean"}, {"$ref": "#/$defs/clause"}, {"type": "array", "items": item}]}
+    return {"oneOf": [{"type": "string"}, {"type": "boolean"}, {"$ref": "#/$defs/clause"}, {"type": "array", "items": item}],
+            "description": what + " (a macro phrase such as `down in suit`, an expression, or a list of clauses)"}
 
 
 def _pattern() -> dict:
@@ -47,13 +60,18 @@ def _pattern() -> dict:
     return {
         "type": "object",
         "properties": {
-            "id": {"type": "string", "pattern": ID_PATTERN},
-            "kind": {"enum": ["move", "deal", "redeal", "discard"]},
-            "from": groups,
-            "to": groups,
-            "when": _expr(),
-            "trigger": {"enum": ["each-move", "on-request"]},
-            "says": {"type": "string"},
+            "id": {"type": "string", "pattern": ID_PATTERN, "description": "stable id of the pattern, named by rule changes"},
+            "kind": {"enum": ["move", "deal", "redeal", "discard"],
+                     "description": "the kind of move it matches: a move (default), a deal or a redeal from a stock, "
+                                    "or a window discard"},
+            "from": {**groups, "description": "the groups the cards come from: a group name, a list of them, or `any`"},
+            "to": {**groups, "description": "the groups the cards go to: a group name, a list of them, or `any`"},
+            "when": _expr("an expression on the move (`card`, `top`, as in a build rule): the pattern matches only when "
+                          "it holds"),
+            "trigger": {"enum": ["each-move", "on-request"],
+                        "description": "when an automatic move is played: after every move (default), or on request "
+                                       "(the `a` command)"},
+            "says": {"type": "string", "description": "what the pattern is for, in words"},
         },
         "required": ["id"],
         "additionalProperties": False,
@@ -63,6 +81,7 @@ def _pattern() -> dict:
 def _honour() -> dict:
     return {
         "type": "object",
+        "description": "an honour rule, by its id: a rule kallisti cannot check, kept on the player's honour",
         "properties": {
             "at": {"enum": MOMENTS, "description": "the moment of play at which the rule is shown and acknowledged"},
             "says": {"type": "string", "minLength": 1, "maxLength": 500, "description": "the rule, as the player reads it"},
@@ -110,13 +129,15 @@ def _match(resolved: bool) -> dict:
 def _card_pattern() -> dict:
     """A card, or every card of a rank or of a suit."""
     return {"type": "object", "minProperties": 1, "additionalProperties": False,
-            "properties": {"rank": {"type": ["string", "integer"]}, "suit": {"type": "string"}},
+            "properties": {"rank": {**RANK, "description": "the rank: every card of this rank, or only the one of `suit`"},
+                           "suit": {**SUIT, "description": "the suit: every card of this suit, or only the one of `rank`"}},
             "description": "a card (rank and suit), or every card of a rank, or of a suit"}
 
 
 def _hands(resolved: bool) -> dict:
     grouping = {
         "type": "object",
+        "description": "a grouping, by its id: a set of cards (or of other groupings) a hand may be sorted into",
         "properties": {
             "name": {"type": "string", "minLength": 1, "maxLength": 60, "description": "the grouping's name as players say it"},
             "says": {"type": "string", "maxLength": 500, "description": "what the grouping is, in words"},
@@ -127,7 +148,7 @@ def _hands(resolved: bool) -> dict:
                                 {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 30},
                                  "minItems": 2, "maxItems": 2}],
                       "description": "how many cards it takes: a number, or [fewest, most]"},
-            "when": _expr(),
+            "when": _expr("an expression on the group's `cards` (and `count`): the cards form the grouping when it holds"),
             "of": {"type": "string", "description": "a multiple grouping: `count` disjoint groupings of this one"},
             "count": {"type": "integer", "minimum": 2, "maximum": 15, "description": "how many groupings of `of` it takes"},
             "enabled": {"type": "boolean", "description": "whether the grouping counts (an option a rule change may switch)"},
@@ -137,6 +158,7 @@ def _hands(resolved: bool) -> dict:
     }
     cripple = {
         "type": "object",
+        "description": "a cripple, by its id: a grouping that beats certain others at the showdown",
         "properties": {
             "by": {"type": "string", "description": "the grouping a hand must hold to cripple"},
             "beats": {"type": "array", "items": {"type": "string"}, "minItems": 1,
@@ -144,7 +166,7 @@ def _hands(resolved: bool) -> dict:
             "rank": {"type": "integer", "minimum": 0, "maximum": 100000,
                      "description": "between two cripplers, the higher rank outcripples the lower"},
             "enabled": {"type": "boolean", "description": "whether the cripple applies (an option a rule change may switch)"},
-            "says": {"type": "string", "maxLength": 500},
+            "says": {"type": "string", "maxLength": 500, "description": "what the cripple is, in words"},
             "wild_limit": {"type": "boolean",
                            "description": "the crippler may hold no more wild cards than the grouping it cripples"},
         },
@@ -153,13 +175,16 @@ def _hands(resolved: bool) -> dict:
     }
     cards = {"type": "array", "maxItems": 60, "items": _card_pattern()}
     ids = {"type": "array", "maxItems": 100, "items": {"type": "string"}}
-    null = {"type": "object", "additionalProperties": False, "required": ["cards", "in"], "properties": {
+    null = {"type": "object", "additionalProperties": False, "required": ["cards", "in"],
+            "description": "a null rule, by its name", "properties": {
         "cards": {**cards, "description": "the cards that may be null"},
         "in": {**ids, "description": "the groupings they may join as nothing, making them larger"}}}
-    wild = {"type": "object", "additionalProperties": False, "required": ["cards"], "properties": {
+    wild = {"type": "object", "additionalProperties": False, "required": ["cards"],
+            "description": "a wild rule, by its name", "properties": {
         "cards": {**cards, "description": "the wild cards"},
         "never": {**cards, "description": "cards a wild card may not stand for"}}}
-    devalue = {"type": "object", "additionalProperties": False, "required": ["cards", "to"], "properties": {
+    devalue = {"type": "object", "additionalProperties": False, "required": ["cards", "to"],
+               "description": "a devaluing rule, by its name", "properties": {
         "cards": {**cards, "description": "the cards devalued"},
         "to": {"type": "array", "minItems": 1, "maxItems": 10, "items": {"type": "integer", "minimum": -100, "maximum": 100},
                "description": "the values they may still count"},
@@ -168,7 +193,8 @@ def _hands(resolved: bool) -> dict:
         "spare": {**ids, "description": "a hand whose best grouping is one of these is not devalued"},
         "if_uses": {**cards, "description": "only a hand whose groupings use one of these cards is devalued; the player "
                                             "may leave them out instead"}}}
-    shift = {"type": "object", "additionalProperties": False, "required": ["points", "low", "high"], "properties": {
+    shift = {"type": "object", "additionalProperties": False, "required": ["points", "low", "high"],
+             "description": "a shifting rule, by its name", "properties": {
         "points": {"type": "integer", "minimum": 1, "maximum": 100, "description": "the points moved from one card to another"},
         "low": {"type": "integer", "minimum": -100, "maximum": 100, "description": "the lowest value a shifted card may have"},
         "high": {"type": "integer", "minimum": -100, "maximum": 100, "description": "the highest value a shifted card may have"}}}
@@ -209,15 +235,15 @@ def _hands(resolved: bool) -> dict:
 def _modifiers(resolved: bool) -> dict:
     """Named rule overlays: rule changes that apply when a modifier is in play (brought in by a card, by the start of a
     round, or by what the round before showed), to all hands or to some players' only."""
-    card = {"type": "object", "properties": {"rank": {"type": ["string", "integer"]}, "suit": {"type": "string"}},
-            "required": ["rank", "suit"], "additionalProperties": False}
+    card = _card()
     ids = {"type": "array", "maxItems": 50, "items": {"type": "string", "pattern": ID_PATTERN}}
     changes = {"type": "array", "minItems": 1, "maxItems": 50, "items": {"type": "string", "maxLength": 2000}}
     modifier = {
         "type": "object",
+        "description": "a modifier, by its id: rule changes that come into play during a round",
         "properties": {
-            "name": {"type": "string", "maxLength": 80},
-            "says": {"type": "string", "maxLength": 1000},
+            "name": {"type": "string", "maxLength": 80, "description": "the modifier's name as players say it"},
+            "says": {"type": "string", "maxLength": 1000, "description": "what the modifier does, in words"},
             "enabled": {"type": "boolean", "description": "whether the modifier is in the game (an option)"},
             "declare": {**card, "description": "the card whose holder may declare the modifier just before the showdown; "
                                                "it then applies for the rest of the round"},
@@ -261,6 +287,8 @@ def _modifiers(resolved: bool) -> dict:
 def _table() -> dict:
     """A round at a table of several players (Cripple Mr Onion): seats, the deals by role, the draw, the showdown."""
     face = {"enum": ["up", "down"]}
+    dealer_face = {**face, "description": "whether the dealer's cards of the second deal lie face up or down"}
+    others_face = {**face, "description": "whether the other players' cards of the second deal lie face up or down"}
     return {
         "type": "object",
         "description": "a round played at a table: the players' hands are dealt by role, improved by a draw, and compared "
@@ -269,8 +297,11 @@ def _table() -> dict:
             "seats": {"type": "array", "items": {"type": "integer", "minimum": 2, "maximum": 12}, "minItems": 2, "maxItems": 2,
                       "description": "the fewest and the most players, [min, max]"},
             "deal": {"type": "array", "minItems": 1, "maxItems": 20,
-                     "items": {"type": "object", "properties": {"dealer": {"type": "integer", "minimum": 0, "maximum": 30},
-                                                                "others": {"type": "integer", "minimum": 0, "maximum": 30}},
+                     "items": {"type": "object", "properties": {"dealer": {"type": "integer", "minimum": 0, "maximum": 30,
+                                                                           "description": "cards the dealer takes in this pass"},
+                                                                "others": {"type": "integer", "minimum": 0, "maximum": 30,
+                                                                           "description": "cards each other player is dealt in "
+                                                                                          "this pass"}},
                                "required": ["dealer", "others"], "additionalProperties": False},
                      "description": "the first deal, face down, in passes: in each, the dealer takes `dealer` cards, then "
                                     "the others from the Elder to the Younger `others` each"},
@@ -281,8 +312,8 @@ def _table() -> dict:
                 "description": "from the Elder to the Younger, then the dealer: each discards up to `most` cards and is "
                                "dealt as many"},
             "second": {"type": "object", "properties": {
-                "count": {"type": "integer", "minimum": 1, "maximum": 30},
-                "dealer": face, "others": face},
+                "count": {"type": "integer", "minimum": 1, "maximum": 30, "description": "cards dealt to each player"},
+                "dealer": dealer_face, "others": others_face},
                 "required": ["count", "dealer", "others"], "additionalProperties": False,
                 "description": "a second deal of `count` cards each, face up or down by role"},
             "money": {"type": "object", "properties": {
@@ -324,36 +355,47 @@ def _group(resolved: bool) -> dict:
                       "description": "one letter per pile: u face up, d face down, . no card"}]}},
                      {"const": "rest"}],
                  "description": "rows dealt at the start, first (bottom) row first; `rest` takes every card left"},
-        "prefill": {"type": "string", "description": "before the deal, move the first card matching this to each pile"},
-        "divert": {"type": "object", "properties": {"when": _expr(), "to": {"type": "string"}}, "required": ["when", "to"],
+        "prefill": {"type": "string", "description": "an expression on `card`: before the deal, each pile takes the first "
+                                                    "card for which it holds"},
+        "divert": {"type": "object", "properties": {
+                       "when": _expr("an expression on `card`: a card for which it holds is diverted"),
+                       "to": {"type": "string", "description": "the group whose piles take the diverted cards"}},
+                   "required": ["when", "to"],
                    "additionalProperties": False,
                    "description": "while cards are dealt here, one for which `when` holds goes to a pile of `to` that takes it instead, "
                                   "and the next card is dealt in its place"},
-        "refill": {"type": "object", "properties": {"from": {"type": "string"}, "count": {"type": "integer", "minimum": 1, "maximum": 104}},
+        "refill": {"type": "object", "properties": {
+                       "from": {"type": "string", "description": "the group whose pile the cards come from"},
+                       "count": {"type": "integer", "minimum": 1, "maximum": 104,
+                                 "description": "how many cards an emptied pile gets"}},
                    "required": ["from", "count"], "additionalProperties": False,
                    "description": "when a pile here is emptied, deal it `count` cards from the `from` group's pile at once"},
         "top_face_up": {"type": "boolean", "description": "the top card of each pile lies face up (a hand turned one card at a time)"},
-        "reveal": {"type": "string", "description": "how many face-down cards under a pile's top the player may look at"},
-        "dealing": _rule(resolved),
-        "build": _rule(resolved),
-        "empty": _rule(resolved),
-        "take": _rule(resolved),
-        "sequence": _rule(resolved),
-        "discard": _rule(resolved),
+        "reveal": {"type": "string", "description": "an expression (`pile`: the pile): how many face-down cards under a "
+                                                   "pile's top the player may look at"},
+        "dealing": _rule(resolved, "when a deal from this pile is allowed: judged in the whole position, `pile` this pile"),
+        "build": _rule(resolved, "what a pile of this group builds: may `card` (the bottom card of what moves) go on `top`?"),
+        "empty": _rule(resolved, "what a space takes: may `card` go into an empty pile of this group?"),
+        "take": _rule(resolved, "what may leave a pile of this group: may these `cards` (`count` of them) leave it?"),
+        "sequence": _rule(resolved, "runs that leave together: judged for each pair of a moving run, `card` lying on `top`"),
+        "discard": _rule(resolved, "what the group discards: may this window of adjacent face-up cards (`cards`, left to "
+                                   "right) be discarded?"),
         "discard_to": {"type": "string", "description": "the group whose first pile takes the cards this group discards"},
         "flip": {"type": "boolean", "description": "turn up a face-down top card when it is uncovered"},
         "turn": {
             "type": "object",
             "properties": {
-                "to": {"type": "string"},
-                "count": {"type": "integer", "minimum": 1, "maximum": 104},
+                "to": {"type": "string", "description": "the group the dealt cards go to (its first pile, unless `each`)"},
+                "count": {"type": "integer", "minimum": 1, "maximum": 104,
+                          "description": "how many cards a deal turns (to each pile, with `each`); default 1"},
                 "each": {"type": "boolean", "description": "one card to each pile of the group"},
             },
             "required": ["to"],
             "additionalProperties": False,
             "description": "a deal from this pile: where its cards go",
         },
-        "redeals": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 1000}, {"const": "unlimited"}]},
+        "redeals": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 1000}, {"const": "unlimited"}],
+                    "description": "how many times this pile may be redealt: a number (default 0) or `unlimited`"},
         "redeal": {
             "type": "object",
             "properties": {
@@ -361,13 +403,15 @@ def _group(resolved: bool) -> dict:
                            "description": "groups whose cards come back, pile by pile, first pile first, turned over onto this pile"},
                 "shuffle": {"type": "boolean", "description": "shuffle the gathered cards (from the deal's own random stream)"},
                 "deal": {"type": "array", "items": {"type": "string"}, "description": "groups dealt again as at the start"},
-                "when": _expr(),
+                "when": _expr("an expression (`pile`: this pile): a redeal is allowed when it holds (default: "
+                              "`pile.empty`)"),
             },
             "additionalProperties": False,
             "description": "what a redeal does, and when it may be made (default: when this pile is empty)",
         },
     }
-    g = {"type": "object", "properties": props, "additionalProperties": False}
+    g = {"type": "object", "properties": props, "additionalProperties": False,
+         "description": "a pile group, by its name: one or more piles that share their deal and rules"}
     if resolved:
         g["required"] = ["role", "count", "tag", "deal", "build", "empty", "take", "sequence", "dealing", "flip", "top_face_up",
                          "redeals"]
@@ -377,28 +421,42 @@ def _group(resolved: bool) -> dict:
 def _ruleset(resolved: bool) -> dict:
     suit = {
         "type": "object",
-        "properties": {"name": {"type": "string", "pattern": NAME_PATTERN}, "symbol": {"type": "string"},
-                       "letter": {"type": "string", "maxLength": 2}, "color": {"type": "string", "pattern": NAME_PATTERN},
+        "properties": {"name": {"type": "string", "pattern": NAME_PATTERN, "description": "the suit's name (`spades`)"},
+                       "symbol": {"type": "string", "description": "the symbol cards are shown with (`♠`)"},
+                       "letter": {"type": "string", "maxLength": 2,
+                                  "description": "the letter a card is written with (`S` in `QS`)"},
+                       "color": {"type": "string", "pattern": NAME_PATTERN, "description": "the suit's colour (`black`, `red`)"},
                        "family": {"type": "string", "pattern": NAME_PATTERN,
                                   "description": "the suit whose family this suit belongs to (default: its own); "
                                                  "`card.family` and `same_family(cards)` read it"}},
         "required": ["name", "color"],
         "additionalProperties": False,
     }
-    card = {"type": "object", "properties": {"rank": {"type": ["string", "integer"]}, "suit": {"type": "string"}},
-            "required": ["rank", "suit"], "additionalProperties": False}
+    card = _card()
     deck = {
         "type": "object",
+        "description": "the cards: packs, ranks, suits and values (default: one French pack)",
         "properties": {
             "packs": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": 8},
                                 {"type": "array", "maxItems": 8, "items": {"type": "object", "properties": {
-                                    "name": {"type": "string"}, "suits": {"type": "array", "items": {"type": "string"}}},
-                                    "required": ["suits"], "additionalProperties": False}}]},
-            "ranks": {"type": "array", "items": {"type": ["string", "integer"]}, "minItems": 1, "maxItems": 30},
-            "suits": {"type": "array", "items": suit, "minItems": 1, "maxItems": 12},
-            "values": {"type": "object", "additionalProperties": {
-                "oneOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}, "minItems": 1}]}},
-            "marks": {"type": "object", "additionalProperties": {"type": "array", "items": card}},
+                                    "name": {"type": "string", "description": "the pack's name"},
+                                    "suits": {"type": "array", "items": {"type": "string"},
+                                              "description": "the suits of this pack, by name"}},
+                                    "required": ["suits"], "additionalProperties": False}}],
+                      "description": "how many identical packs (default 1), or a list of packs, each with its suits"},
+            "ranks": {"type": "array", "items": {"type": ["string", "integer"]}, "minItems": 1, "maxItems": 30,
+                      "description": "the rank names, lowest first (default A 2 … 10 J Q K)"},
+            "suits": {"type": "array", "items": suit, "minItems": 1, "maxItems": 12,
+                      "description": "the suits (default clubs, diamonds, hearts, spades)"},
+            "values": {"type": "object",
+                       "additionalProperties": {
+                           "oneOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}, "minItems": 1}],
+                           "description": "the rank's value, or a list of the values it may count"},
+                       "description": "the value of each rank, by rank name; a list gives alternatives (`A: [1, 11]`); "
+                                      "default: the rank's position (A=1 … K=13)"},
+            "marks": {"type": "object", "additionalProperties": {"type": "array", "items": card,
+                                                                 "description": "the cards that bear this mark"},
+                      "description": "named special cards, by mark name: `lady: [{rank: Q, suit: spades}]`"},
             "wild": {"type": "array", "items": card, "description": "cards that stand for others (reserved for later rulesets)"},
             "shuffle": {"enum": SHUFFLES,
                         "description": "before each deal of a match: always shuffle, let the player choose, or never (deal the "
@@ -406,24 +464,30 @@ def _ruleset(resolved: bool) -> dict:
         },
         "additionalProperties": False,
     }
-    lose = {"type": "object", "properties": {"id": {"type": "string", "pattern": ID_PATTERN}, "when": _expr(),
-                                             "says": {"type": "string"}},
+    lose = {"type": "object", "properties": {
+                "id": {"type": "string", "pattern": ID_PATTERN, "description": "stable id of the loss condition"},
+                "when": _expr("an expression: the game is lost when it holds"),
+                "says": {"type": "string", "description": "why the game is lost, as the player reads it"}},
             "required": ["id", "when"], "additionalProperties": False}
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "kallisti ruleset" + ("" if resolved else " file"),
         "type": "object",
         "properties": {
-            "game": {"type": "string", "minLength": 1},
-            "description": {"type": "string"},
+            "game": {"type": "string", "minLength": 1, "description": "the game's name"},
+            "description": {"type": "string", "description": "the rules in summary, and where the rule text was resolved"},
             "deck": deck,
             "piles": {"type": "object", "propertyNames": {"pattern": NAME_PATTERN}, "minProperties": 1,
-                      "maxProperties": 40, "additionalProperties": _group(resolved)},
-            "auto": {"type": "array", "items": _pattern()},
-            "compulsory": {"type": "array", "items": _pattern()},
-            "lose": {"type": "array", "items": lose},
-            "win": _expr(),
-            "score": _expr(),
+                      "maxProperties": 40, "additionalProperties": _group(resolved),
+                      "description": "pile groups by name, in dealing and display order"},
+            "auto": {"type": "array", "items": _pattern(),
+                     "description": "automatic moves: patterns played after each move or on the `a` command"},
+            "compulsory": {"type": "array", "items": _pattern(),
+                           "description": "compulsory moves: when one matches, only matching moves are legal"},
+            "lose": {"type": "array", "items": lose,
+                     "description": "loss conditions beyond \"no legal move is left\""},
+            "win": _expr("an expression: the game is won when it holds"),
+            "score": _expr("an expression: the score shown and reported (default 0)"),
             "honour": {"type": "object", "propertyNames": {"pattern": ID_PATTERN}, "maxProperties": 100,
                        "additionalProperties": _honour(),
                        "description": "honour rules: text rules shown at a moment of play and acknowledged by the player"},
@@ -450,21 +514,50 @@ def _ruleset(resolved: bool) -> dict:
     return schema
 
 
+def _key(what: str) -> dict:
+    return {"type": "string", "description": what + ", as a dotted path (`piles.tableau.build`)"}
+
+
+def _value(what: str) -> dict:
+    return {"description": what}
+
+
+def _patch_id(what: str) -> dict:
+    return {"type": "string", "pattern": ID_PATTERN, "description": what + ", named by refusals and later changes"}
+
+
+def _patch_says() -> dict:
+    return {"type": "string", "description": "what the clause means, used in refusals"}
+
+
 PATCH_SCHEMA = {
     "type": "object",
     "description": "one edit of a ruleset: exactly one verb key",
     "oneOf": [
-        {"required": ["set", "value"], "properties": {"set": {"type": "string"}, "value": {}}, "additionalProperties": False},
-        {"required": ["add", "value"], "properties": {"add": {"type": "string"}, "value": {}}, "additionalProperties": False},
-        {"required": ["delete"], "properties": {"delete": {"type": "string"}}, "additionalProperties": False},
-        {"required": ["require", "id", "expr"], "properties": {"require": {"type": "string"}, "id": {"type": "string", "pattern": ID_PATTERN},
-                                                               "expr": _expr(), "says": {"type": "string"}}, "additionalProperties": False},
-        {"required": ["forbid", "id", "expr"], "properties": {"forbid": {"type": "string"}, "id": {"type": "string", "pattern": ID_PATTERN},
-                                                              "expr": _expr(), "says": {"type": "string"}}, "additionalProperties": False},
-        {"required": ["replace", "id"], "properties": {"replace": {"type": "string"}, "id": {"type": "string"}, "require": _expr(),
-                                                       "forbid": _expr(), "says": {"type": "string"}}, "additionalProperties": False},
-        {"required": ["remove", "id"], "properties": {"remove": {"type": "string"}, "id": {"type": "string"}}, "additionalProperties": False},
-        {"required": ["revoke"], "properties": {"revoke": {"type": "string"}}, "additionalProperties": False},
+        {"required": ["set", "value"], "properties": {"set": _key("the key to set"), "value": _value("its new value")},
+         "additionalProperties": False},
+        {"required": ["add", "value"], "properties": {"add": _key("the new key to add"), "value": _value("its value")},
+         "additionalProperties": False},
+        {"required": ["delete"], "properties": {"delete": _key("the key to delete")}, "additionalProperties": False},
+        {"required": ["require", "id", "expr"], "properties": {"require": _key("the rule to add a require clause to"),
+                                                               "id": _patch_id("the new clause's id"),
+                                                               "expr": _expr("the expression the clause requires"),
+                                                               "says": _patch_says()}, "additionalProperties": False},
+        {"required": ["forbid", "id", "expr"], "properties": {"forbid": _key("the rule to add a forbid clause to"),
+                                                              "id": _patch_id("the new clause's id"),
+                                                              "expr": _expr("the expression the clause forbids"),
+                                                              "says": _patch_says()}, "additionalProperties": False},
+        {"required": ["replace", "id"], "properties": {"replace": _key("the rule whose clause is replaced"),
+                                                       "id": {"type": "string", "description": "the id of the clause replaced"},
+                                                       "require": _expr("the replacing clause's required expression"),
+                                                       "forbid": _expr("the replacing clause's forbidden expression"),
+                                                       "says": _patch_says()}, "additionalProperties": False},
+        {"required": ["remove", "id"], "properties": {"remove": _key("the rule a clause is removed from"),
+                                                      "id": {"type": "string", "description": "the id of the clause removed"}},
+         "additionalProperties": False},
+        {"required": ["revoke"], "properties": {"revoke": {
+            "type": "string", "description": "the id of a change imposed in play, taken back (in play only, not in a file)"}},
+         "additionalProperties": False},
     ],
 }
 

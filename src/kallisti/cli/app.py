@@ -28,6 +28,8 @@ def _register() -> None:
     app.command("hand")(hand.hand)
     from kallisti.cli import new as new_cli
     app.command("new")(new_cli.new)
+    from kallisti.cli import check as check_cli
+    app.command("check")(check_cli.check)
 
 
 _register()

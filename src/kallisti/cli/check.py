@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import typer
 
-from kallisti.cli.report import FileResult, _plural, github_command, summary
-from kallisti.cli.validate import Format, _check_arguments, _with_excerpt, validate_files
+from kallisti.cli.report import FileResult, plural, github_command, summary
+from kallisti.cli.validate import Format, check_arguments, with_excerpt, validate_files
 from kallisti.errors import KallistiError
 from kallisti.model.ruleset import load_ruleset
 from kallisti.solver.check import CHECK_STRATEGIES, CheckResult, check_ruleset
@@ -42,7 +42,7 @@ def check_files(paths: list[str], deals: int, seed: int = 1, cap: int = DEFAULT_
         tick = progress(path, rules) if progress is not None else None
         result = check_ruleset(rules, str(path), deals, seed, cap, progress=tick)
         texts: dict[str, str | None] = {}
-        findings = validated.findings + [_with_excerpt(f, texts) for f in result.findings]
+        findings = validated.findings + [with_excerpt(f, texts) for f in result.findings]
         out.append(CheckedFile(path, not result.failed, findings, result))
     return out
 
@@ -58,7 +58,7 @@ def play_lines(r: CheckedFile) -> list[str]:
         return [f"{r.file}: {c.game}: {c.note}"]
     last = c.seed + c.deals - 1
     seeds = f"seed {c.seed}" if c.deals == 1 else f"seeds {c.seed}..{last}"
-    lines = [f"{r.file}: {c.game}: {_plural(c.deals, 'deal')} ({seeds}), cap {c.cap} moves, {c.seconds:.2f}s"]
+    lines = [f"{r.file}: {c.game}: {plural(c.deals, 'deal')} ({seeds}), cap {c.cap} moves, {c.seconds:.2f}s"]
     if c.note:
         lines.append(f"  {c.note}")
     for s in c.strategies:
@@ -73,9 +73,9 @@ def play_lines(r: CheckedFile) -> list[str]:
 def status_line(r: CheckedFile) -> str:
     errors = [f for f in r.findings if f.severity == "error"]
     warnings = [f for f in r.findings if f.severity == "warning"]
-    counts = [_plural(len(errors), "error")] if errors else []
+    counts = [plural(len(errors), "error")] if errors else []
     if warnings:
-        counts.append(_plural(len(warnings), "warning"))
+        counts.append(plural(len(warnings), "warning"))
     note = f" ({', '.join(counts)})" if counts else ""
     if r.check is None:
         return f"{r.file}: invalid{note}, not played"
@@ -90,7 +90,7 @@ def check_summary(results: list[CheckedFile]) -> dict:
 
 def check_summary_line(results: list[CheckedFile]) -> str:
     s = check_summary(results)
-    return f"{_plural(s['files'], 'file')} checked: {s['passed']} passed, {s['failed']} failed"
+    return f"{plural(s['files'], 'file')} checked: {s['passed']} passed, {s['failed']} failed"
 
 
 def render_text(results: list[CheckedFile]) -> str:
@@ -160,7 +160,7 @@ def check(
     starts, capped games and each strategy's win rate with a 95% interval. A ruleset that does not
     validate is reported with validate's findings and not played. Exit 0 when all pass, 2 on a usage error.
     """
-    paths = _check_arguments(files)
+    paths = check_arguments(files)
     with _progress_bar(deals * len(CHECK_STRATEGIES)) as progress:
         results = check_files(paths, deals, seed, cap, progress)
     render = {Format.text: render_text, Format.json: render_json, Format.github: render_github}[format]

@@ -27,7 +27,7 @@ def formatted(path: Path) -> tuple[str, str]:
     return text, write_checked(data, syntax_of(path), str(path))
 
 
-def _check_arguments(files: list[str]) -> list[Path]:
+def check_arguments(files: list[str]) -> list[Path]:
     out = []
     for name in files:
         path = Path(name)
@@ -39,7 +39,7 @@ def _check_arguments(files: list[str]) -> list[Path]:
     return out
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
@@ -53,7 +53,7 @@ def fmt(
     """
     from kallisti.interpreter.save import write_atomic
 
-    paths = _check_arguments(files)
+    paths = check_arguments(files)
     changed, unchanged, failed = [], [], []
     for path in paths:
         try:
@@ -72,7 +72,7 @@ def fmt(
         else:
             write_atomic(path, canonical)
             typer.echo(f"reformatted {path}")
-    parts = [f"{_plural(len(changed), 'file')} {'would be ' if check else ''}reformatted", f"{len(unchanged)} already formatted"]
+    parts = [f"{plural(len(changed), 'file')} {'would be ' if check else ''}reformatted", f"{len(unchanged)} already formatted"]
     if failed:
         parts.append(f"{len(failed)} not readable")
     typer.echo(", ".join(parts))

@@ -28,7 +28,7 @@ class FileResult:
         return [f for f in self.findings if f.severity == "warning"]
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
@@ -45,7 +45,7 @@ def summary(results: list[FileResult]) -> dict:
 
 def summary_line(results: list[FileResult]) -> str:
     s = summary(results)
-    return f"{_plural(s['files'], 'file')} checked: {s['valid']} valid, {s['invalid']} invalid"
+    return f"{plural(s['files'], 'file')} checked: {s['valid']} valid, {s['invalid']} invalid"
 
 
 def render_text(results: list[FileResult]) -> str:
@@ -55,12 +55,12 @@ def render_text(results: list[FileResult]) -> str:
         for f in r.findings:
             lines.append(str(f))
         if r.valid:
-            note = f" ({_plural(len(r.warnings), 'warning')})" if r.warnings else ""
+            note = f" ({plural(len(r.warnings), 'warning')})" if r.warnings else ""
             lines.append(f"{r.file}: valid{note}")
         else:
-            counts = [_plural(len(r.errors), "error")] if r.errors else []
+            counts = [plural(len(r.errors), "error")] if r.errors else []
             if r.warnings:
-                counts.append(_plural(len(r.warnings), "warning"))
+                counts.append(plural(len(r.warnings), "warning"))
             lines.append(f"{r.file}: invalid ({', '.join(counts)})")
     lines.append(summary_line(results))
     return "\n".join(lines)

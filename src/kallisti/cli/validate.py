@@ -34,13 +34,13 @@ def validate_files(paths: list[str | Path], strict: bool = False) -> list[FileRe
             findings = list(load_ruleset(path).findings)
         except KallistiError as exc:
             findings = list(exc.findings)
-        findings = [_with_excerpt(f, texts) for f in findings]
+        findings = [with_excerpt(f, texts) for f in findings]
         failing = [f for f in findings if f.severity == "error" or (strict and f.severity == "warning")]
         results.append(FileResult(str(path), not failing, findings))
     return results
 
 
-def _with_excerpt(finding: Finding, texts: dict[str, str | None]) -> Finding:
+def with_excerpt(finding: Finding, texts: dict[str, str | None]) -> Finding:
     """The finding with the source line under a caret, when it has none yet and its file can be read."""
     if finding.excerpt or not finding.pos.line:
         return finding
@@ -66,7 +66,7 @@ def ruleset_files_below(folder: Path) -> list[Path]:
     return sorted(found)
 
 
-def _check_arguments(files: list[str]) -> list[str]:
+def check_arguments(files: list[str]) -> list[str]:
     games = shipped_games()
     out = []
     for name in files:
@@ -97,7 +97,7 @@ def validate(
         help="Output format: text, json, or github (GitHub Actions annotations). Each ends with a summary."),
 ) -> None:
     """Check ruleset files and report every finding as file:line:column. Exit 0 when all are valid, 1 when not, 2 on a usage error."""
-    results = validate_files(_check_arguments(files), strict)
+    results = validate_files(check_arguments(files), strict)
     render = {Format.text: render_text, Format.json: render_json, Format.github: render_github}[format]
     typer.echo(render(results))
     raise typer.Exit(0 if all(r.valid for r in results) else 1)

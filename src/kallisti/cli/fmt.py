@@ -15,6 +15,7 @@ from pathlib import Path
 import typer
 
 from kallisti.cli.convert import report, syntax_of, write_checked
+from kallisti.cli.report import plural
 from kallisti.errors import KallistiError
 
 
@@ -37,10 +38,6 @@ def check_arguments(files: list[str]) -> list[Path]:
             raise typer.BadParameter(f"no file named '{name}'", param_hint="FILE")
         out.append(path)
     return out
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def fmt(

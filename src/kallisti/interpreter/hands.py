@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations, combinations_with_replacement, islice
 
 from kallisti.errors import Pos, error
@@ -144,30 +144,26 @@ class HandEvaluator:
     def _evaluate(self, cards: tuple, budget: int | None) -> Evaluation:
         steps = _Steps(self.hand_rules.budget if budget is None else budget)
         plain = self._partition(cards, cards, steps)
-        if not (self.hand_rules.devalue or self.hand_rules.shift):
-            if steps.approximate:
-                return Evaluation(plain.cards, plain.groups, plain.unused, plain.holds, plain.steps, False, plain.keys,
-                                  plain.fewest_wild)
-            return plain
-        best = None
-        for effective in self._variants(cards, plain):
-            if effective == cards:  # the rules leave the player free to change nothing
-                option = plain
+        best = plain if not (self.hand_rules.devalue or self.hand_rules.shift) else None
+        if best is None:
+            for effective in self._variants(cards, plain):
+                if effective == cards:  # the rules leave the player free to change nothing
+                    option = plain
+                elif steps.steps > steps.budget:
+                    break
+                else:
+                    kept = tuple(i for i, c in enumerate(effective) if c is not None)
+                    option = self._partition(tuple(effective[i] for i in kept), tuple(cards[i] for i in kept), steps)
+                    if best is not None and option.keys <= best.keys:
+                        continue
+                    left_out = tuple(cards[i] for i, c in enumerate(effective) if c is None)
+                    option = replace(option, cards=cards, unused=self._sorted(option.unused + left_out),
+                                     stand_ins=tuple((cards[i], c) for i, c in enumerate(effective)
+                                                     if c is not None and c != cards[i]))
                 if best is None or option.keys > best.keys:
                     best = option
-                continue
-            if steps.steps > steps.budget:
-                break
-            kept = tuple(i for i, c in enumerate(effective) if c is not None)
-            option = self._partition(tuple(effective[i] for i in kept), tuple(cards[i] for i in kept), steps)
-            if best is None or option.keys > best.keys:
-                left_out = tuple(cards[i] for i, c in enumerate(effective) if c is None)
-                best = Evaluation(cards, option.groups, self._sorted(option.unused + left_out), option.holds, 0,
-                                  option.complete, option.keys, option.fewest_wild,
-                                  tuple((cards[i], c) for i, c in enumerate(effective) if c is not None and c != cards[i]))
-        best = best or plain  # the budget ran out before any way was judged
-        return Evaluation(best.cards, best.groups, best.unused, best.holds, steps.steps,
-                          best.complete and not steps.approximate, best.keys, best.fewest_wild, best.stand_ins)
+            best = best or plain  # the budget ran out before any way was judged
+        return replace(best, steps=steps.steps, complete=best.complete and not steps.approximate)
 
     def _partition(self, cards, physical, steps: _Steps) -> Evaluation:
         """The best partition of `cards` as judged (stand-ins included); groups name the `physical` cards."""

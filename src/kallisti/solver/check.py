@@ -23,9 +23,7 @@ from typing import Callable
 
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.compiler import RuleRuntimeError
-from kallisti.interpreter.game import Game
-from kallisti.solver.simulate import CAPPED, DEFAULT_CAP, wilson
-from kallisti.solver.strategies import make_strategy
+from kallisti.solver.simulate import DEFAULT_CAP, DealPlay, WinRate
 
 CHECK_STRATEGIES = ("random", "greedy")
 FAILED = "failed"  # a game stopped by an exception or a lost card
@@ -70,7 +68,7 @@ class GameOutcome:
 
 
 @dataclass
-class StrategyStats:
+class StrategyStats(WinRate):
     """The totals of one strategy over the deals of a check."""
 
     strategy: str
@@ -80,14 +78,6 @@ class StrategyStats:
     capped: int = 0
     failed: int = 0
     moves: int = 0
-
-    @property
-    def win_rate(self) -> float:
-        return self.won / self.deals if self.deals else 0.0
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        return wilson(self.won, self.deals)
 
     def add(self, o: GameOutcome) -> None:
         self.deals += 1
@@ -181,49 +171,40 @@ def locate(rules, message: str) -> Pos | None:
 
 
 def play_checked(rules, seed: int, strategy: str, cap: int = DEFAULT_CAP) -> GameOutcome:
-    """Play one deal as `simulate` does, checking after every player move that the piles still hold the whole
-    deck; an exception or a lost card ends the game as `failed`, with the problem."""
-    made = 0
+    """Play one deal as `simulate` does (a DealPlay), checking after every player move that the piles still hold the
+    whole deck; an exception or a lost card ends the game as `failed`, with the problem."""
+    play = None
     dead = False
-    game = None
 
     def failed(code: str, message: str, move: int) -> GameOutcome:
-        errors = tuple(game.rule_errors) if game is not None else ()
+        made = play.made if play is not None else 0
+        errors = tuple(play.game.rule_errors) if play is not None else ()
         return GameOutcome(seed, strategy, FAILED, made, dead, Problem(code, message, seed, strategy, move), errors)
 
     try:
-        game = Game(rules, seed=seed)
-        chooser = make_strategy(strategy, seed)
+        play = DealPlay(rules, seed, strategy, cap)
     except Exception as exc:  # noqa: BLE001 - any fault is a finding, never a traceback
         return failed(EXCEPTION, describe_exception(exc), 0)
-    size = game.deck.size
+    game, size = play.game, play.game.deck.size
     if game.state.card_count() != size:
         return failed(CONSERVATION, f"the deal lays out {game.state.card_count()} cards of a deck of {size}", 0)
-    full_steps = any(p.trigger == "each-move" for p in rules.auto)
     while True:
         try:
-            moves = game.legal_moves()
-            if made == 0 and not moves:
-                dead = True
-            outcome = game.status(moves).outcome
+            outcome = play.outcome()
         except Exception as exc:  # noqa: BLE001
-            return failed(EXCEPTION, describe_exception(exc), made)
-        if outcome != "playing":
-            return GameOutcome(seed, strategy, outcome, made, dead, None, tuple(game.rule_errors))
-        if made >= cap:
-            return GameOutcome(seed, strategy, CAPPED, made, dead, None, tuple(game.rule_errors))
+            dead = dead or (play.made == 0 and play.moves is not None and not play.moves)
+            return failed(EXCEPTION, describe_exception(exc), play.made)
+        if play.made == 0 and not play.moves:
+            dead = True
+        if outcome is not None:
+            return GameOutcome(seed, strategy, outcome, play.made, dead, None, tuple(game.rule_errors))
         try:
-            m = chooser.choose(game, moves)
-            if full_steps:
-                game.play(m)
-            else:
-                game.apply(m)
+            play.step()
         except Exception as exc:  # noqa: BLE001
-            return failed(EXCEPTION, describe_exception(exc), made + 1)
-        made += 1
+            return failed(EXCEPTION, describe_exception(exc), play.made + 1)
         count = game.state.card_count()
         if count != size:
-            return failed(CONSERVATION, f"the piles hold {count} cards after the move, the deck {size}", made)
+            return failed(CONSERVATION, f"the piles hold {count} cards after the move, the deck {size}", play.made)
 
 
 def check_ruleset(rules, source: str, deals: int, seed: int = 1, cap: int = DEFAULT_CAP,

@@ -29,8 +29,23 @@ class DealOutcome:
     moves: int
 
 
+class WinRate:
+    """The win rate of `won` out of `deals`, and its 95% Wilson interval."""
+
+    won: int
+    deals: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.deals if self.deals else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson(self.won, self.deals)
+
+
 @dataclass(frozen=True)
-class SimulationResult:
+class SimulationResult(WinRate):
     """The totals of a simulation run; `as_dict()` is the JSON form."""
 
     game: str
@@ -42,14 +57,6 @@ class SimulationResult:
     moves: int
     seconds: float
     outcomes: tuple[DealOutcome, ...] = field(default=(), repr=False)
-
-    @property
-    def win_rate(self) -> float:
-        return self.won / self.deals if self.deals else 0.0
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        return wilson(self.won, self.deals)
 
     def as_dict(self) -> dict:
         low, high = self.ci95
@@ -84,26 +91,43 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+class DealPlay:
+    """One deal being played by a strategy, a player move at a time (`play_deal` plays it through; a check may look
+    at the game between moves)."""
+
+    def __init__(self, rules, seed: int, strategy: str, cap: int = DEFAULT_CAP):
+        self.seed, self.cap = seed, cap
+        self.game = Game(rules, seed=seed)
+        self.chooser = make_strategy(strategy, seed)
+        # Automatic moves that follow every move need a full player step; otherwise a raw move is enough.
+        self.full_steps = any(p.trigger == "each-move" for p in rules.auto)
+        self.made = 0  # player moves made
+        self.moves: list | None = None  # the legal moves, once `outcome()` has found them
+
+    def outcome(self) -> str | None:
+        """`won`, `lost` or `capped` when the game is over, else None (the legal moves are then in `moves`)."""
+        self.moves = self.game.legal_moves()
+        outcome = self.game.status(self.moves).outcome
+        if outcome != "playing":
+            return outcome
+        return CAPPED if self.made >= self.cap else None
+
+    def step(self) -> None:
+        """The strategy makes its next move among `moves`."""
+        m = self.chooser.choose(self.game, self.moves)
+        if self.full_steps:
+            self.game.play(m)
+        else:
+            self.game.apply(m)
+        self.made += 1
+
+
 def play_deal(rules, seed: int, strategy: str, cap: int = DEFAULT_CAP) -> DealOutcome:
     """Play one deal to its end, or until `cap` player moves have been made."""
-    game = Game(rules, seed=seed)
-    chooser = make_strategy(strategy, seed)
-    # Automatic moves that follow every move need a full player step; otherwise a raw move is enough.
-    full_steps = any(p.trigger == "each-move" for p in rules.auto)
-    made = 0
-    while True:
-        moves = game.legal_moves()
-        outcome = game.status(moves).outcome
-        if outcome != "playing":
-            return DealOutcome(seed, outcome, made)
-        if made >= cap:
-            return DealOutcome(seed, CAPPED, made)
-        m = chooser.choose(game, moves)
-        if full_steps:
-            game.play(m)
-        else:
-            game.apply(m)
-        made += 1
+    play = DealPlay(rules, seed, strategy, cap)
+    while (outcome := play.outcome()) is None:
+        play.step()
+    return DealOutcome(seed, outcome, play.made)
 
 
 def simulate(rules, deals: int, seed: int, strategy: str, cap: int = DEFAULT_CAP,

@@ -141,10 +141,14 @@ def _plain_word(name: str) -> bool:
 
 
 def _example_group(parent: dict) -> str | None:
+    """The group the examples edit: a tableau, else one that is not where the win gathers the cards
+    (forbidding kings on a foundation would make an unwinnable game)."""
     piles = parent.get("piles") or {}
-    for name, group in piles.items():
-        if isinstance(group, dict) and group.get("role") == "tableau":
-            return name
+    groups = [(name, g) for name, g in piles.items() if isinstance(g, dict)]
+    for wanted in (lambda g: g.get("role") == "tableau", lambda g: g.get("role") not in ("foundation", "discard")):
+        for name, group in groups:
+            if wanted(group):
+                return name
     return next(iter(piles), None)
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from kallisti.errors import Finding
 from kallisti.interpreter.state import row_faces
+from kallisti.model.clause_checks import clause_findings
+from kallisti.model.reach import reach_findings
 
 
 def semantic_findings(rules, at) -> list[Finding]:
-    """Findings about deals, capacities and references; `at(*path)` gives a node's position."""
+    """Findings about deals, references, clauses and where cards can go; `at(*path)` gives a node's position."""
     findings: list[Finding] = []
     deck = rules.deck
     data = rules.data
@@ -47,14 +49,6 @@ def semantic_findings(rules, at) -> list[Finding]:
     elif dealt < deck.size and not rest_groups:
         findings.append(Finding("deal-leftover", f"the deal uses {dealt} of {deck.size} cards and no group takes `deal: rest`",
                                 at("piles"), suggestion="give the stock `deal: rest`"))
-    win_text = " ".join(str(data.get("win", "")).split())
-    for name, g in rules.groups.items():
-        if g.role == "foundation" and win_text in (f"{name}.size == deck.size", f"deck.size == {name}.size"):
-            capacity = len(g.piles) * len(deck.ranks)
-            if capacity < deck.size:
-                findings.append(Finding("foundation-capacity",
-                                        f"the win needs all {deck.size} cards on {name}, but {len(g.piles)} piles of "
-                                        f"{len(deck.ranks)} ranks hold only {capacity}", at("piles", name, "count")))
     for name, g in rules.groups.items():
         if g.turn is not None and g.turn["to"] == name:
             findings.append(Finding("turn-to-self", f"piles.{name}.turn.to names the pile itself", at("piles", name, "turn", "to")))
@@ -66,7 +60,7 @@ def semantic_findings(rules, at) -> list[Finding]:
             if str(rank) not in deck.ranks:
                 findings.append(Finding("unknown-rank", f"deck.values names rank '{rank}', which the deck does not have",
                                         at("deck", key, rank)))
-    return findings
+    return findings + clause_findings(rules, at) + reach_findings(rules, at)
 
 
 def _face_down_on_face_up(group, rows) -> int | None:

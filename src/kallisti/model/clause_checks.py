@@ -1,0 +1,132 @@
+"""Clauses that can never hold or never fail, and rules whose clauses together refuse every move.
+
+A clause that reads only the moving card, the card it goes on and how many cards move is judged
+for every value those can take: every kind of card in the deck, every top card, every count from 1
+to the deck's size. What holds for all of them is proved, not guessed, so these findings have no
+false alarms; a clause that reads the position (a pile's size, another group) is not judged.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from kallisti.errors import Finding
+from kallisti.interpreter import compiler as C
+
+# The variables whose every value the check can try, and the most combinations it tries for one rule.
+JUDGED = frozenset({"card", "top", "count"})
+MAX_CASES = 20_000
+_EXPLICIT = ("true", "false")  # `forbid: true` is the `none` macro: a constant written on purpose is no fault
+MAX_MEMO = 4096
+# What a clause's expression does over all cases depends only on the deck and the text: rulesets that
+# share clauses (every variant of a game, each rule change of a match) judge them once.
+_outcomes: dict[tuple, tuple[bool, ...] | None] = {}
+
+
+def clause_findings(rules, at) -> list[Finding]:
+    """Findings about every pile rule's clauses; `at(*path)` gives a node's position."""
+    findings: list[Finding] = []
+    for name, group in rules.groups.items():
+        for key in ("build", "empty", "take", "sequence", "discard"):
+            rule = getattr(group, key)
+            if rule is None or rule.never or not rule.clauses:
+                continue
+            findings += _rule_findings(rules.deck, f"piles.{name}.{key}", rule, at("piles", name, key))
+    return findings
+
+
+def _rule_findings(deck, where: str, rule, rule_pos) -> list[Finding]:
+    findings = []
+    for clause in rule.clauses:
+        if clause.text.strip() in _EXPLICIT:
+            continue
+        values = _outcome(deck, clause, clause.uses)
+        if values is not None and len(set(values)) == 1:
+            findings.append(_constant_clause(where, clause, values[0]))
+    if findings or len(rule.clauses) < 2:
+        return findings
+    # Clauses that each can hold may still exclude one another: try them together.
+    verdicts = [_outcome(deck, clause, rule.uses) for clause in rule.clauses]
+    if None in verdicts or any(all(passes) for passes in zip(*verdicts)):
+        return findings
+    culprit = _culprit(rule.clauses, verdicts)
+    others = ", ".join(f"'{c.id}'" for c in rule.clauses if c is not culprit)
+    findings.append(Finding(
+        "rule-contradiction", f"{where}: each clause can hold, but the {culprit.kind} clause '{culprit.id}' ({culprit.text}) "
+        f"and {others} together refuse every {_moves(where)}", culprit.pos if culprit.pos.line else rule_pos,
+        severity="warning", suggestion="remove or change the clause that contradicts the others"))
+    return findings
+
+
+def _culprit(clauses, verdicts):
+    """The last clause without which the others can hold together (the one most likely added by mistake)."""
+    for i in reversed(range(len(clauses))):
+        rest = verdicts[:i] + verdicts[i + 1:]
+        if any(all(passes) for passes in zip(*rest)):
+            return clauses[i]
+    return clauses[-1]
+
+
+def _constant_clause(where: str, clause, value) -> Finding:
+    """The finding for a clause whose expression has the same value in every case."""
+    truth = value if clause.kind == "require" else not value  # the expression's own value
+    effect = ("refuses every " + _moves(where)) if not value else "refuses nothing"
+    whatever = " and ".join({"card": "the card", "top": "the card it goes on", "count": "the count"}[u]
+                            for u in sorted(clause.uses)) or "anything"
+    return Finding(
+        "clause-always-true" if truth else "clause-never-true",
+        f"{where}: the {clause.kind} clause '{clause.id}' ({clause.text}) is {'true' if truth else 'false'} whatever "
+        f"{whatever}, so it {effect}", clause.pos, severity="warning",
+        suggestion="write `none` for a rule that refuses everything" if not value else "remove the clause")
+
+
+def _moves(where: str) -> str:
+    return {"build": "card", "empty": "card on a space", "take": "move from the pile", "sequence": "run",
+            "discard": "discard"}[where.rsplit(".", 1)[1]]
+
+
+def _cases(deck, uses) -> list[C.Ctx] | None:
+    """A context for every combination of the variables in `uses`, or None when they cannot all be tried."""
+    if not uses <= JUDGED:
+        return None
+    kinds = _kind_representatives(deck)
+    ranges = {"card": kinds, "top": kinds, "count": range(1, deck.size + 1)}
+    names = sorted(uses)
+    total = 1
+    for n in names:
+        total *= len(ranges[n])
+    if total > MAX_CASES:
+        return None
+    out = []
+    for combo in itertools.product(*(ranges[n] for n in names)):
+        ctx = C.Ctx()
+        for n, v in zip(names, combo):
+            setattr(ctx, n, v)
+        if "card" in uses and "cards" not in uses:
+            ctx.cards = [ctx.card]
+        out.append(ctx)
+    return out
+
+
+def _outcome(deck, clause, uses: frozenset) -> tuple[bool, ...] | None:
+    """Whether the clause lets the move through in each case of the variables `uses` (a superset of
+    the clause's own); None when they cannot all be tried or the clause fails at run time."""
+    key = (deck.signature, clause.kind, clause.text, uses)
+    if key in _outcomes:
+        return _outcomes[key]
+    cases = _cases(deck, uses)
+    try:
+        values = None if cases is None else tuple(clause.holds(ctx) for ctx in cases)
+    except C.RuleRuntimeError:
+        values = None
+    if len(_outcomes) < MAX_MEMO:
+        _outcomes[key] = values
+    return values
+
+
+def _kind_representatives(deck) -> list[int]:
+    """One card of each kind (twin cards of a double pack behave alike)."""
+    seen: dict[int, int] = {}
+    for c in range(deck.size):
+        seen.setdefault(deck.kind[c], c)
+    return list(seen.values())

@@ -30,6 +30,8 @@ def _register() -> None:
     app.command("new")(new_cli.new)
     from kallisti.cli import check as check_cli
     app.command("check")(check_cli.check)
+    from kallisti.cli import solve as solve_cli
+    app.command("solve")(solve_cli.solve)
 
 
 _register()

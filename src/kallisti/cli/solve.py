@@ -1,0 +1,75 @@
+"""`kallisti solve GAME|FILE --seed N`: search one deal with every card known, and print a winning line or the verdict."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+
+import typer
+
+from kallisti.errors import KallistiError
+from kallisti.interpreter.game import require_piles
+from kallisti.model.ruleset import load_ruleset
+from kallisti.solver.solve import DEFAULT_STATES, MAX_TABLE, NO_WIN, UNKNOWN, WON, SearchOptions, Solution, solve as run_solve
+
+# Exit codes (also in the command's help): a win found, no win proved, the budget ran out.
+EXIT = {WON: 0, NO_WIN: 3, UNKNOWN: 5}
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def render_text(name: str, seed: int, s: Solution) -> str:
+    """The line of moves, one a line, after a `#` comment that `kallisti play` skips: the output pipes into play."""
+    cost = f"{s.states:,} positions searched, {s.seconds:.2f} s"
+    if s.verdict == WON:
+        head = f"# {name}, deal {seed}: won in {len(s.line)} moves ({cost})"
+    elif s.verdict == NO_WIN:
+        head = f"# {name}, deal {seed}: no win — every line from the deal was searched ({cost})"
+    else:
+        head = f"# {name}, deal {seed}: unknown — the search stopped at its {s.stopped_by} budget ({cost})"
+    return "\n".join([head, *s.line])
+
+
+def solve(
+    game: str = typer.Argument(..., metavar="GAME|FILE", help="A shipped game's name or a ruleset file."),
+    seed: int = typer.Option(1, "--seed", "-s", min=0, help="The deal number, as `kallisti play --seed` takes it."),
+    states: int = typer.Option(DEFAULT_STATES, "--states", min=1,
+                               help="Most positions to search; the verdict is `unknown` beyond it (the same on every machine)."),
+    seconds: float | None = typer.Option(None, "--seconds", min=0.001,
+                                         help="Also stop after this many seconds (then `unknown` depends on the machine)."),
+    memory: int = typer.Option(MAX_TABLE, "--memory", min=1, help="Most positions the search remembers."),
+    symmetry: bool = typer.Option(True, "--symmetry/--no-symmetry",
+                                  help="Treat twin cards and piles the rules treat alike as interchangeable."),
+    safe_moves: bool = typer.Option(True, "--safe-moves/--no-safe-moves",
+                                    help="Play moves the rules make provably safe without trying the others."),
+    format: Format = typer.Option(Format.text, "--format", help="text (the line, ready to pipe into `kallisti play`) or json."),
+) -> None:
+    """Search one deal with every card known (face-down cards and the stock included) for a win.
+
+    Prints a winning line of moves, one a line, that `kallisti play GAME --seed N` replays when piped
+    in; or says that no win exists (every line was searched) or that the budget ran out first.
+    Exit codes: 0 a win was found, 3 no win exists, 5 unknown (the budget ran out), 1 a bad ruleset,
+    2 a usage error.
+    """
+    try:
+        rules = load_ruleset(game)
+        require_piles(rules)
+    except KallistiError as exc:
+        for f in exc.findings:
+            typer.echo(str(f), err=True)
+        raise typer.Exit(2 if any(f.code == "unknown-game" and f.pos.source == game for f in exc.findings) else 1)
+    if rules.match is not None:
+        typer.echo(f"{rules.name} is played by several players; `solve` searches patiences played alone", err=True)
+        raise typer.Exit(2)
+    options = SearchOptions(states=states, seconds=seconds, symmetry=symmetry, safe_moves=safe_moves, memory=memory)
+    result = run_solve(rules, seed, options)
+    if format == Format.json:
+        record = {"game": rules.name, "seed": seed, **result.as_dict(),
+                  "budget": {"states": states, "seconds": seconds, "memory": memory}}
+        typer.echo(json.dumps(record, ensure_ascii=False))
+    else:
+        typer.echo(render_text(rules.name, seed, result))
+    raise typer.Exit(EXIT[result.verdict])

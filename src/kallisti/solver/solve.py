@@ -1,0 +1,276 @@
+"""The thoughtful solver: a search of one deal with every card known, for a win or a proof that none exists.
+
+The search is a depth-first search over player steps (a move and the automatic moves it sets off),
+with every position it has finished with kept in a transposition table under a canonical key, so
+no position is searched twice. It is generic over rulesets: what it treats as alike and which moves
+it plays without branching are read off the rules, never off a game's name.
+
+- **Canonical key.** Twin cards of a multi-pack deck are interchangeable, so a pile is keyed by the
+  kinds of its cards; the piles of a group that the rules treat alike (no route reaches them one
+  pile at a time, no rule reads a pile's index) are interchangeable, so their keys are sorted.
+- **Safe moves.** A card may go home (to a group the win needs every card in) at no loss when no
+  card that could be built on it outside home is still out, counting every copy of a twin; then it
+  is the only move tried. This holds only when nothing else can make a position worse: no `lose`
+  rule, no compulsory or automatic move, no refill; otherwise every move is tried.
+- **Order.** Moves are tried best first by the rule-independent measure the greedy player uses.
+
+The budget is counted in positions, so a verdict does not depend on the machine; a wall-clock
+limit may be added for interactive use, and then "unknown" may depend on the machine.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from kallisti.interpreter.game import Game
+from kallisti.interpreter.notation import describe
+from kallisti.model.reach import win_shape
+from kallisti.solver.strategies import move_score
+
+WON, NO_WIN, UNKNOWN = "won", "no win", "unknown"
+DEFAULT_STATES = 200_000
+_BYTE = [bytes((i,)) for i in range(256)]
+MAX_TABLE = 2_000_000  # positions the transposition table keeps; beyond it, the search stops as unknown
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solver's verdict on one deal: `won` with the line of player moves, `no win`, or `unknown`."""
+
+    verdict: str
+    line: tuple[str, ...]
+    states: int
+    seconds: float
+    stopped_by: str | None = None  # why the verdict is unknown: "states", "seconds" or "memory"
+
+    def as_dict(self) -> dict:
+        return {"verdict": self.verdict, "moves": list(self.line), "states": self.states,
+                "seconds": round(self.seconds, 3), "stopped_by": self.stopped_by}
+
+
+class _Stop(Exception):
+    """The search ran out of its budget."""
+
+    def __init__(self, why: str):
+        self.why = why
+
+
+@dataclass
+class SearchOptions:
+    """What the search may use; switching a technique off must never change a verdict, only its cost."""
+
+    states: int = DEFAULT_STATES
+    seconds: float | None = None
+    symmetry: bool = True
+    safe_moves: bool = True
+    memory: int = MAX_TABLE
+
+
+@dataclass
+class _Shape:
+    """What the search reads off a ruleset once: how to key a position and which moves are safe."""
+
+    groups: list[tuple[range, bool]]  # each group's piles, and whether they are interchangeable
+    kind_table: bytes | None  # card id -> kind, as a bytes.translate table; None if ids exceed a byte
+    home: frozenset = frozenset()  # pile indexes of the groups the win needs every card in
+    home_groups: frozenset = frozenset()
+    blockers: dict = field(default_factory=dict)  # kind -> kinds that could be built on it outside home
+    safe: bool = False  # whether safe moves may be played without branching
+    copies: dict = field(default_factory=dict)  # kind -> how many cards of it the deck holds
+
+
+def solve(rules, seed: int | None = None, options: SearchOptions | None = None, game: Game | None = None) -> Solution:
+    """Search the deal `seed` of `rules` (or the position of `game`) for a win."""
+    game = game or Game(rules, seed=seed)
+    return _Search(game, options or SearchOptions()).run()
+
+
+class _Search:
+    def __init__(self, game: Game, options: SearchOptions):
+        self.game, self.options = game, options
+        self.shape = _shape(game.rules, options)
+        self.seen: set = set()
+        self.states = 0
+        self.deadline = None if options.seconds is None else time.monotonic() + options.seconds
+
+    def run(self) -> Solution:
+        start = time.monotonic()
+        line: list[int] = []
+        try:
+            verdict = WON if self._search(line) else NO_WIN
+            why = None
+        except _Stop as stop:
+            verdict, why, line = UNKNOWN, stop.why, []
+        return Solution(verdict, self._written(line), self.states, time.monotonic() - start, why)
+
+    def _written(self, line: list[int]) -> tuple[str, ...]:
+        """The moves of the line as the player types them: each is described in the position it is made
+        in, so the line is taken back and made again (the game ends where the search left it)."""
+        for _ in line:
+            self._undo()
+        out = []
+        for m in line:
+            out.append(describe(self.game, m, exact=True))
+            self.game._step(m)
+        return tuple(out)
+
+    def _search(self, line: list[int]) -> bool:
+        """Depth first, without recursion (winning lines run to hundreds of steps)."""
+        game = self.game
+        if self._visit():
+            return True
+        stack = [self._children()]  # per step on the path, the moves still to try after it
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                stack.pop()
+                if line:
+                    self._undo()
+                    line.pop()
+                continue
+            line.append(nxt)
+            game._step(nxt)
+            found = self._visit()
+            if found:
+                return True
+            if found is None:  # a position seen before, or over: back up at once
+                self._undo()
+                line.pop()
+                continue
+            stack.append(self._children())
+        return False
+
+    def _visit(self) -> bool | None:
+        """True when won; None when this position needs no search (seen, or over); False to search it."""
+        game = self.game
+        if game.rules.win(game.ctx):
+            return True
+        key = self._key()
+        if key in self.seen:
+            return None
+        self.states += 1
+        if self.states > self.options.states:
+            raise _Stop("states")
+        if len(self.seen) >= self.options.memory:
+            raise _Stop("memory")
+        if self.deadline is not None and not self.states % 256 and time.monotonic() > self.deadline:
+            raise _Stop("seconds")
+        self.seen.add(key)
+        self._moves = game.legal_moves()
+        if game.status(self._moves).outcome != "playing":
+            return None
+        return False
+
+    def _children(self):
+        game = self.game
+        moves = self._moves
+        safe = self._safe_move(moves) if self.shape.safe else None
+        if safe is not None:
+            return iter([safe])
+        scored = sorted(range(len(moves)), key=lambda i: (-move_score(game, moves[i]), i))
+        return iter([moves[i] for i in scored])
+
+    def _undo(self) -> None:
+        """Take back the last step (its move and automatic moves), leaving no trace in the game's events."""
+        game = self.game
+        for record in reversed(game.history.pop()):
+            game.undo_record(record)
+
+    # -- keys and safe moves ------------------------------------------------------------------
+    def _key(self) -> bytes | tuple:
+        st = self.game.state
+        piles, down, table = st.piles, st.down, self.shape.kind_table
+        if table is None:
+            return st.key()
+        parts = [bytes(st.redeals.values())]
+        for piles_range, alike in self.shape.groups:
+            if alike:  # each pile with its face-down count, sorted
+                parts.append(b"\xff".join(sorted([bytes(piles[p]).translate(table) + _BYTE[down[p]] for p in piles_range])))
+            else:
+                parts.append(b"\xff".join([bytes(piles[p]) for p in piles_range]).translate(table))
+                parts.append(bytes([down[p] for p in piles_range]))
+        return b"\xfe".join(parts)
+
+    def _safe_move(self, moves: list[int]) -> int | None:
+        game, shape = self.game, self.shape
+        home = shape.home
+        for m in moves:
+            kind, src, dst, n = game.decode(m)
+            if kind != "move" or n != 1 or dst not in home or src in home:
+                continue
+            card = game.state.piles[src][-1]
+            blockers = shape.blockers.get(game.deck.kind[card], ())
+            if not blockers or self._all_home(blockers):
+                return m
+        return None
+
+    def _all_home(self, kinds) -> bool:
+        """Whether every copy of each of these kinds lies in a home pile."""
+        game = self.game
+        kind_of, piles = game.deck.kind, game.state.piles
+        wanted = {k: 0 for k in kinds}
+        for p in self.shape.home:
+            for c in piles[p]:
+                k = kind_of[c]
+                if k in wanted:
+                    wanted[k] += 1
+        copies = self.shape.copies
+        return all(wanted[k] == copies[k] for k in kinds)
+
+
+def _shape(rules, options: SearchOptions) -> _Shape:
+    deck = rules.deck
+    table = None
+    if deck.size < 250 and max(deck.kind[: deck.size], default=0) < 250:
+        table = bytes(deck.kind[c] if c < deck.size else 255 for c in range(256))
+    symmetric = options.symmetry and ".index" not in str(rules.plain())
+    groups = [(g.piles, symmetric and _interchangeable(rules, name)) for name, g in rules.groups.items()]
+    shape = _Shape(groups, table)
+    win = win_shape(" ".join(str(rules.data.get("win", "")).split()), rules.groups) if rules.win else None
+    settles = not rules.lose and not rules.compulsory and not any(p.trigger == "each-move" for p in rules.auto)
+    if options.safe_moves and win is not None and win.everything_on and settles:
+        shape.home_groups = frozenset(win.everything_on)
+        shape.home = frozenset(p for name in win.everything_on for p in rules.groups[name].piles)
+        shape.blockers = _blockers(rules, shape.home_groups)
+        shape.safe = shape.blockers is not None and not any(g.refill for g in rules.groups.values())
+        for c in range(deck.size):
+            shape.copies[deck.kind[c]] = shape.copies.get(deck.kind[c], 0) + 1
+    return shape
+
+
+def _interchangeable(rules, name: str) -> bool:
+    """Whether the piles of a group are alike to the rules: no route reaches or leaves them one pile at a time."""
+    if len(rules.groups[name].piles) < 2:
+        return False
+    for other, g in rules.groups.items():
+        if g.turn is not None and g.turn["to"] == name:
+            return False
+        if g.discard_to == name or (g.divert is not None and g.divert.to == name):
+            return False
+        if g.redeal is not None and (name in g.redeal.deal or name in g.redeal.gather):
+            return False
+        if g.refill is not None and (other == name or g.refill["from"] == name):
+            return False
+    return True
+
+
+def _blockers(rules, home_groups) -> dict | None:
+    """For each kind of card, the kinds that some group outside home could build on it; None when a
+    build rule reads the position (then no move can be proved safe)."""
+    deck = rules.deck
+    reps: dict[int, int] = {}
+    for c in range(deck.size):
+        reps.setdefault(deck.kind[c], c)
+    out: dict[int, set] = {k: set() for k in reps}
+    for name, g in rules.groups.items():
+        if name in home_groups or g.build.never:
+            continue
+        if g.build.pair_table is None:
+            return None
+        stride, pairs = g.build.stride, g.build.pair_table
+        for kt, t in reps.items():
+            for kc, c in reps.items():
+                if pairs[c * stride + t]:
+                    out[kt].add(kc)
+    return {k: frozenset(v) for k, v in out.items()}

@@ -1,0 +1,110 @@
+"""The thoughtful solver: its verdicts are sound, its lines replay to a win, and `kallisti solve` says so.
+
+A false "no win" is the worst bug a solver can have, so the soundness test compares, deal by deal,
+the verdict of the search with every technique switched on against a plain exhaustive search
+(exact positions as keys, every legal move tried) on patiences cut down to small packs, two-pack
+ones included, where the plain search can run to the end.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from kallisti.cli.app import app
+from kallisti.model.ruleset import load_ruleset
+from kallisti.solver.solve import NO_WIN, UNKNOWN, WON, SearchOptions, solve
+from small_decks import cut_down
+
+PLAIN = SearchOptions(states=80_000, symmetry=False, safe_moves=False)
+FULL = SearchOptions(states=80_000)
+
+# (games, ranks, packs, suits, rows, piles, seeds): each cut-down game is searched on every seed.
+SOUNDNESS = [
+    (("forty-thieves", "lucas", "maria", "limited", "number-ten"), ["A", "2", "3", "4", "5"], 1, 4, 4, 3, 25),
+    (("forty-thieves", "maria", "indian", "number-ten", "busy-aces", "limited", "lucas", "rouge-et-noir"),
+     ["A", "2", "3", "4"], 2, 2, 3, 2, 10),
+    (("maria", "indian", "number-ten"), ["A", "2", "3", "4", "5"], 2, 2, 3, 2, 10),
+]
+CASES = [(game, *rest) for games, *rest in SOUNDNESS for game in games]
+verdicts: dict[str, list[str]] = {}  # the plain search's verdicts, per case, for the test of the mix
+
+
+@pytest.mark.parametrize("game, ranks, packs, suits, rows, piles, seeds", CASES,
+                         ids=[f"{c[0]}-{c[2]}x{c[3]}-{len(c[1])}" for c in CASES])
+def test_every_technique_leaves_the_verdict_of_a_plain_search(tmp_path, game, ranks, packs, suits, rows, piles, seeds):
+    rules = cut_down(game, tmp_path, ranks, packs, suits, rows, piles)
+    plain, full = [], []
+    for seed in range(1, seeds + 1):
+        plain.append(solve(rules, seed, PLAIN).verdict)
+        full.append(solve(rules, seed, FULL).verdict)
+    assert UNKNOWN not in plain, "the plain search must finish for the comparison to mean anything"
+    assert full == plain
+    verdicts[f"{game}-{packs}x{suits}-{len(ranks)}"] = plain
+
+
+def test_the_soundness_deals_hold_wins_and_losses_of_both_kinds_of_pack():
+    """Runs after the comparisons above: the deals must test both verdicts, with one pack and with two."""
+    if len(verdicts) < len(CASES):
+        pytest.skip("needs the whole soundness comparison in the same run")
+    every = [v for vs in verdicts.values() for v in vs]
+    assert len(every) >= 200
+    two_packs = [v for key, vs in verdicts.items() if "-2x" in key for v in vs]
+    for group in (every, two_packs):
+        assert group.count(WON) >= 20 and group.count(NO_WIN) >= 5, (group.count(WON), group.count(NO_WIN))
+
+
+def test_a_won_line_replays_to_a_win_in_play():
+    rules = load_ruleset("forty-thieves")
+    result = solve(rules, 5, SearchOptions(states=20_000))
+    assert result.verdict == WON and result.line
+    played = CliRunner().invoke(app, ["play", "forty-thieves", "--seed", "5"], input="\n".join(result.line) + "\n")
+    assert played.exit_code == 0, played.output[-400:]
+    assert f"WON: Forty Thieves in {len(result.line)} moves" in played.output
+
+
+def test_the_search_leaves_the_game_where_it_found_it_only_for_a_win():
+    rules = load_ruleset("decade")
+    result = solve(rules, 1, SearchOptions(states=20_000))
+    assert result.verdict == NO_WIN and result.line == ()
+    assert result.states > 1
+
+
+def test_the_budget_is_counted_in_positions():
+    rules = load_ruleset("forty-thieves")
+    first = solve(rules, 1, SearchOptions(states=500))
+    again = solve(rules, 1, SearchOptions(states=500))
+    assert (first.verdict, first.stopped_by, first.states) == (UNKNOWN, "states", 501)
+    assert again.states == first.states
+
+
+def test_a_memory_bound_stops_the_search_as_unknown():
+    result = solve(load_ruleset("forty-thieves"), 1, SearchOptions(states=10_000, memory=100))
+    assert (result.verdict, result.stopped_by) == (UNKNOWN, "memory")
+
+
+def run(*args):
+    return CliRunner().invoke(app, ["solve", *args])
+
+
+def test_solve_prints_a_line_that_play_takes_as_it_is():
+    result = run("forty-thieves", "--seed", "5")
+    assert result.exit_code == 0, result.output
+    head, *moves = result.output.strip().splitlines()
+    assert head.startswith("# Forty Thieves, deal 5: won in ") and "positions searched" in head
+    played = CliRunner().invoke(app, ["play", "forty-thieves", "--seed", "5"], input=result.output)
+    assert played.exit_code == 0 and f"WON: Forty Thieves in {len(moves)} moves" in played.output
+
+
+def test_solve_exit_codes_and_json():
+    no_win = run("decade", "--seed", "1", "--format", "json")
+    assert no_win.exit_code == 3
+    record = json.loads(no_win.output)
+    assert record["verdict"] == "no win" and record["moves"] == [] and record["budget"]["states"] > 0
+    unknown = run("forty-thieves", "--seed", "1", "--states", "200")
+    assert unknown.exit_code == 5
+    assert "unknown — the search stopped at its states budget (201 positions searched" in unknown.output
+    assert run("no-such-game").exit_code == 2
+    assert run("discordian").exit_code == 2  # a match: several players

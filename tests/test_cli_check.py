@@ -108,6 +108,18 @@ def test_a_ruleset_dead_at_every_deal_fails():
     assert "dead starts 4 of 4" in result.output
 
 
+def test_a_rule_that_fails_while_judging_moves_is_a_warning(tmp_path):
+    # The clause reads the pile, so it is not tabulated at load: it fails only when a move is judged.
+    overflow = tmp_path / "overflow-build.yaml"
+    overflow.write_text("extends: forty-thieves\ngame: Builds That Overflow\nchanges:\n"
+                        "  - {require: piles.tableau.build, id: overflow,\n"
+                        "     expr: 'pile.size * 1000000000 * 1000000000 * 1000000000 > 0'}\n", encoding="utf-8")
+    result = run(overflow, "--deals", "1")
+    assert result.exit_code == 0, result.output
+    assert (f"{overflow}: warning check-rule-error: a rule failed while judging moves, which were refused (2 games): "
+            "a product exceeds 1000000000000000000 in `pile.size * 1000000000") in result.output
+
+
 def test_dead_starts_alone_do_not_fail(monkeypatch):
     # One dead deal among live ones is reported, not failed.
     rules = load_ruleset("forty-thieves")

@@ -1,8 +1,10 @@
 """`kallisti validate`: the example rulesets under tests/rulesets/ and the command's output and exit codes.
 
-Each file in tests/rulesets/bad/ holds one fault; its first line says where the finding must be
-reported, as `# expect: LINE:COLUMN CODE`. Files whose names start with `_` are helpers that
-another case needs (e.g. the other half of an `extends` cycle), not cases of their own.
+Each file in tests/rulesets/bad/ (errors) and tests/rulesets/warn/ (warnings) holds one fault; its first line
+says where the finding must be reported, as `# expect: LINE:COLUMN CODE`, and its second line a part of its
+message, as `# message: TEXT`. Files whose names start with `_` are helpers that another case needs (e.g. the
+other half of an `extends` cycle), not cases of their own. Faults whose example would be huge are generated
+below instead (see tests/test_codes.py).
 """
 
 from __future__ import annotations
@@ -11,31 +13,58 @@ import json
 import re
 import shutil
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from typer.testing import CliRunner
 
 from kallisti.cli.app import app
-from kallisti.cli.validate import validate_files
+from kallisti.cli.report import escape_data
+from kallisti.cli.validate import RULESET_SUFFIXES, validate_files
 from kallisti.model.loader import shipped_games
 
 HERE = Path(__file__).parent / "rulesets"
+WARN = HERE / "warn" / "stock-dealt-nothing.yaml"
 EXPECT = re.compile(r"^# expect: (\d+):(\d+) ([a-z][a-z0-9-]*)$")
+MESSAGE = re.compile(r"^# message: (.+)$")
+
+
+class Expectation(NamedTuple):
+    """Where a case's finding must be reported, its code and a part of its message."""
+
+    line: int
+    column: int
+    code: str
+    message: str
+
+    def text_line(self, path: Path, severity: str) -> str:
+        """The start of the finding's line in text output."""
+        return f"{path.name}:{self.line}:{self.column}: {severity} {self.code}: "
 
 
 def cases(folder: str) -> list[Path]:
-    return sorted(p for p in (HERE / folder).glob("*.yaml") if not p.name.startswith("_"))
+    return sorted(p for p in (HERE / folder).iterdir() if p.suffix in RULESET_SUFFIXES and not p.name.startswith("_"))
 
 
 def run(*args: str):
     return CliRunner().invoke(app, ["validate", *map(str, args)])
 
 
-def expectation(path: Path) -> tuple[int, int, str]:
-    first = path.read_text(encoding="utf-8").splitlines()[0]
-    match = EXPECT.match(first)
-    assert match, f"{path.name}: the first line must be `# expect: LINE:COLUMN CODE`, not {first!r}"
-    return int(match[1]), int(match[2]), match[3]
+def expectation(path: Path) -> Expectation:
+    first, second = path.read_bytes().decode("utf-8", errors="replace").splitlines()[:2]
+    where, said = EXPECT.match(first), MESSAGE.match(second)
+    assert where, f"{path.name}: the first line must be `# expect: LINE:COLUMN CODE`, not {first!r}"
+    assert said, f"{path.name}: the second line must be `# message: TEXT`, not {second!r}"
+    return Expectation(int(where[1]), int(where[2]), where[3], said[1])
+
+
+def assert_reported(output: str, path: Path, severity: str) -> None:
+    """The text output has the case's finding at its position, with its code and message."""
+    expected = expectation(path)
+    start = expected.text_line(path, severity)
+    lines = [line[line.index(start):] for line in output.splitlines() if start in line]
+    assert lines, f"expected {start!r} in:\n{output}"
+    assert any(expected.message in line for line in lines), f"expected {expected.message!r} in:\n{output}"
 
 
 def test_the_example_folders_are_populated():
@@ -54,12 +83,21 @@ def test_good_file_is_valid(path):
 
 @pytest.mark.parametrize("path", cases("bad"), ids=lambda p: p.name)
 def test_bad_file_reports_its_fault_where_it_is(path):
-    line, column, code = expectation(path)
     result = run(path)
     assert result.exit_code == 1, result.output
-    wanted = f"{path.name}:{line}:{column}: error {code}:"
-    assert wanted in result.output, f"expected {wanted!r} in:\n{result.output}"
+    assert_reported(result.output, path, "error")
     assert result.output.rstrip().endswith("1 file checked: 0 valid, 1 invalid")
+
+
+@pytest.mark.parametrize("path", cases("warn"), ids=lambda p: p.name)
+def test_warn_file_reports_its_warning_where_it_is_and_fails_only_with_strict(path):
+    plain = run(path)
+    assert plain.exit_code == 0, plain.output
+    assert_reported(plain.output, path, "warning")
+    assert " error " not in plain.output
+    strict = run("--strict", path)
+    assert strict.exit_code == 1, strict.output
+    assert_reported(strict.output, path, "warning")
 
 
 @pytest.mark.parametrize("name", sorted(shipped_games()))
@@ -117,24 +155,20 @@ def test_json_format():
     assert data["files"][0]["findings"] == []
     (finding,) = data["files"][1]["findings"]
     assert set(finding) == {"code", "severity", "message", "file", "line", "column", "suggestion"}
-    line, column, code = expectation(bad)
-    assert (finding["code"], finding["severity"], finding["line"], finding["column"]) == (code, "error", line, column)
+    expected = expectation(bad)
+    assert (finding["code"], finding["severity"], finding["line"], finding["column"]) == \
+        (expected.code, "error", expected.line, expected.column)
+    assert expected.message in finding["message"]
     assert data["summary"]["files"] == 2
     assert data["summary"]["valid"] == 1
     assert data["summary"]["invalid"] == 1
 
 
-def test_warning_is_printed_and_fails_only_with_strict():
-    (warn,) = cases("warn")
-    plain = run(warn)
-    assert plain.exit_code == 0, plain.output
-    assert re.search(rf"{re.escape(warn.name)}:\d+:\d+: warning empty-stock: ", plain.output), plain.output
-    strict = run("--strict", warn)
-    assert strict.exit_code == 1, strict.output
-    assert "warning empty-stock" in strict.output
-    data = json.loads(run("--strict", "--format", "json", warn).output)
+def test_a_warning_fails_a_file_in_json_only_with_strict():
+    data = json.loads(run("--strict", "--format", "json", WARN).output)
     assert data["files"][0]["valid"] is False
     assert data["files"][0]["findings"][0]["severity"] == "warning"
+    assert json.loads(run("--format", "json", WARN).output)["files"][0]["valid"] is True
 
 
 def test_strict_does_not_fail_a_file_without_warnings():
@@ -153,8 +187,7 @@ def test_missing_file_is_a_usage_error(tmp_path):
 
 
 def test_validate_files_is_usable_without_the_command():
-    good, bad = cases("good")[0], HERE / "bad" / "unknown-macro.yaml"
-    (warn,) = cases("warn")
+    good, bad, warn = cases("good")[0], HERE / "bad" / "unknown-macro.yaml", WARN
     results = validate_files([good, bad, warn])
     assert [r.valid for r in results] == [True, False, True]
     assert [f.code for f in results[1].findings] == ["unknown-macro"]
@@ -192,7 +225,7 @@ def test_the_sibling_example_extends_its_neighbour():
 
 def test_github_format_annotates_a_bad_file(monkeypatch):
     bad = HERE / "bad" / "unknown-macro.yaml"
-    line, column, code = expectation(bad)
+    line, column, code, _ = expectation(bad)
     monkeypatch.chdir(HERE.parent.parent)  # paths in annotations are relative to the checkout
     result = run("--format", "github", "tests/rulesets/bad/unknown-macro.yaml")
     assert result.exit_code == 1, result.output
@@ -206,15 +239,16 @@ def test_github_format_annotates_a_bad_file(monkeypatch):
 def test_github_format_makes_an_absolute_path_below_the_working_directory_relative(monkeypatch):
     monkeypatch.chdir(HERE.parent.parent)
     result = run("--format", "github", (HERE / "bad" / "unknown-macro.yaml").resolve())
-    assert result.output.startswith("::error file=tests/rulesets/bad/unknown-macro.yaml,line=6,col=12,"), result.output
+    assert result.output.startswith("::error file=tests/rulesets/bad/unknown-macro.yaml,line=7,col=12,"), result.output
 
 
 @pytest.mark.parametrize("path", cases("bad"), ids=lambda p: p.name)
 def test_github_format_places_every_bad_example(path):
-    line, column, code = expectation(path)
+    line, column, code, message = expectation(path)
     result = run("--format", "github", path)
     assert result.exit_code == 1, result.output
-    wanted = re.compile(rf"::error file=[^,]*{re.escape(path.name)},line={line},col={column},title={code}::.+")
+    wanted = re.compile(rf"::error file=[^,]*{re.escape(path.name)},line={line},col={column},title={code}::.*"
+                        rf"{re.escape(escape_data(message))}.*")
     assert any(wanted.fullmatch(out) for out in result.output.splitlines()), result.output
     assert result.output.rstrip().splitlines()[-1] == "1 file checked: 0 valid, 1 invalid"
 
@@ -225,10 +259,10 @@ def test_github_format_escapes_messages_and_properties():
 
     assert escape_data("100% sure: a, b\r\nc") == "100%25 sure: a, b%0D%0Ac"
     assert escape_property("100% sure: a, b\r\nc") == "100%25 sure%3A a%2C b%0D%0Ac"
-    finding = Finding("odd-code", "50% off: first line\nsecond, line", Pos("dir,x/a:b.yaml", 3, 7),
+    finding = Finding("yaml-syntax", "50% off: first line\nsecond, line", Pos("dir,x/a:b.yaml", 3, 7),
                       suggestion="try 100%")
     assert github_command(finding) == (
-        "::error file=dir%2Cx/a%3Ab.yaml,line=3,col=7,title=odd-code::"
+        "::error file=dir%2Cx/a%3Ab.yaml,line=3,col=7,title=yaml-syntax::"
         "50%25 off: first line%0Asecond, line (try 100%25)")
 
 
@@ -236,18 +270,19 @@ def test_github_format_omits_line_and_col_for_a_finding_without_a_line():
     from kallisti.cli.report import github_command
     from kallisti.errors import Finding, Pos
 
-    assert github_command(Finding("io", "cannot read", Pos("a.yaml"))) == "::error file=a.yaml,title=io::cannot read"
-    assert github_command(Finding("io", "cannot read")) == "::error title=io::cannot read"
+    assert github_command(Finding("file-unreadable", "cannot read", Pos("a.yaml"))) == \
+        "::error file=a.yaml,title=file-unreadable::cannot read"
+    assert github_command(Finding("file-unreadable", "cannot read")) == "::error title=file-unreadable::cannot read"
 
 
 def test_github_format_reports_a_warning_as_a_warning():
-    (warn,) = cases("warn")
-    result = run("--format", "github", warn)
+    line, column, code, _ = expectation(WARN)
+    result = run("--format", "github", WARN)
     assert result.exit_code == 0, result.output
     first, last = result.output.rstrip().splitlines()
-    assert re.fullmatch(rf"::warning file=[^,]*{re.escape(warn.name)},line=\d+,col=\d+,title=empty-stock::.+", first)
+    assert re.fullmatch(rf"::warning file=[^,]*{re.escape(WARN.name)},line={line},col={column},title={code}::.+", first)
     assert last == "1 file checked: 1 valid, 0 invalid"
-    assert run("--strict", "--format", "github", warn).exit_code == 1
+    assert run("--strict", "--format", "github", WARN).exit_code == 1
 
 
 def test_github_format_of_valid_files_is_only_the_summary():
@@ -315,3 +350,56 @@ def test_a_folder_without_rulesets_is_a_usage_error(tmp_path):
     assert result.exit_code == 2
     words = " ".join(result.output.replace("│", " ").split())  # the message may be wrapped in a box
     assert "holds no ruleset files" in words, result.output
+
+
+# Faults whose example would be huge, or cannot be kept in the repository: each case is generated in tmp_path.
+
+FORTY_THIEVES_VARIANT = "extends: forty-thieves\ngame: Generated\n"
+BIG = "game: Big\n" + "#" * 1_000_001 + "\n"
+BUILD_CLAUSES = "".join(f"      - {{id: c{i}, require: card.rank != top.rank}}\n" for i in range(501))
+GENERATED = {  # file name (its stem is the code): text, line, column, message
+    "file-too-large.yaml": (BIG, 0, 0, "the ruleset file is larger than 1000000 bytes"),
+    "file-too-large.rules": (BIG, 0, 0, "the ruleset file is larger than 1000000 bytes"),
+    "yaml-depth.yaml": (FORTY_THIEVES_VARIANT + "add:\n  x: " + "[" * 41 + "]" * 41 + "\n", 4, 45, "nesting deeper than 40 levels"),
+    "expr-too-long.yaml": (FORTY_THIEVES_VARIANT + "score: foundation.size" + " + 1" * 500 + "\n", 3, 8,
+                           "expression longer than 2000 characters"),
+    "too-many-piles.yaml": ("game: Many Piles\npiles:\n" + "".join(f"  g{i}: {{count: 200}}\n" for i in range(3))
+                            + "win: g0.empty\n", 2, 1, "600 piles; at most 400"),
+    "too-many-clauses.yaml": ("game: Many Clauses\npiles:\n  tableau:\n    deal: rest\n    build:\n" + BUILD_CLAUSES
+                              + "win: tableau.empty\n", 2, 1, "503 clauses; at most 500"),
+}
+
+
+def only_finding(path: Path):
+    (result,) = validate_files([path])
+    assert not result.valid
+    (finding,) = result.findings
+    return finding
+
+
+@pytest.mark.parametrize("name", sorted(GENERATED))
+def test_a_generated_case_reports_its_fault_where_it_is(name, tmp_path):
+    text, line, column, message = GENERATED[name]
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    finding = only_finding(path)
+    assert (finding.code, finding.severity, finding.pos.line, finding.pos.column) == (path.stem, "error", line, column)
+    assert message in finding.message
+
+
+def test_an_unreadable_file_is_a_finding_at_the_file(tmp_path):
+    folder = tmp_path / "folder.yaml"  # read as a file, a folder fails as a file without permission would
+    folder.mkdir()
+    finding = only_finding(folder)
+    assert (finding.code, finding.pos.source, finding.pos.line) == ("file-unreadable", str(folder), 0)
+    assert finding.message.startswith("cannot read the ruleset file: ")
+
+
+def test_an_extends_chain_too_long_is_reported_at_the_extends_that_goes_too_far(tmp_path):
+    for i in range(8):  # v7 extends v6 ... v0, which extends forty-thieves: nine files
+        parent = "forty-thieves" if i == 0 else f"./v{i - 1}.yaml"
+        (tmp_path / f"v{i}.yaml").write_text(f"extends: {parent}\ngame: Variant {i}\n", encoding="utf-8")
+    assert validate_files([tmp_path / "v6.yaml"])[0].valid
+    finding = only_finding(tmp_path / "v7.yaml")
+    assert (finding.code, Path(finding.pos.source).name, finding.pos.line, finding.pos.column) == ("extends-depth", "v0.yaml", 1, 10)
+    assert finding.message == "`extends` chain longer than 8"

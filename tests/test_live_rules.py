@@ -74,6 +74,16 @@ def test_a_forbid_refuses_a_legal_move_from_the_next_move_naming_its_clause(name
     assert game.moves_made == 0
 
 
+def test_a_change_that_leaves_the_game_unwinnable_is_made_with_a_note(forty):
+    # A ruleset file that cannot be won is an error; in play, a change may do it on purpose.
+    code, out = session(Game(forty, seed=1), [f"rule {NO_TWOS}"])
+    assert code == QUIT
+    assert f"rule changed, from the next move: {NO_TWOS}" in out
+    assert any(line.startswith("note: the game can no longer be won: no rule lets the 2♣") for line in out), out
+    code, out = session(Game(forty, seed=1), ['rule forbid foundation.build "no kings": card.rank == last and top.rank < 5'])
+    assert not any(line.startswith("note:") for line in out)
+
+
 def test_a_forbid_is_never_retroactive(forty):
     game = win_game(forty)
     code, out = session(game, ["d", "w f1", "d", "w f1", f"rule {NO_TWOS}", "d", "w f1", "d", "w f1"])

@@ -34,7 +34,10 @@ win: foundation.size == deck.size
 """
 
 # The same, but no card may leave the tableau: there is never a legal move, so every deal is lost at once.
-STUCK = THREE_CARDS.replace("game: Three Cards", "game: Stuck").replace("    empty: any", "    empty: any\n    take: none")
+# Cards leave the tableau only once a foundation holds one, which only the tableau can give it:
+# stuck at every deal, though no static check can prove it (the take rule reads the position).
+STUCK = THREE_CARDS.replace("game: Three Cards", "game: Stuck").replace(
+    "    empty: any", "    empty: any\n    take: [{id: later, require: foundation.size > 0}]")
 
 JSON_KEYS = ["game", "strategy", "deals", "won", "lost", "capped", "moves", "seconds", "win_rate", "ci95"]
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from kallisti.codes import CODES
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,10 @@ class Finding:
     severity: str = "error"  # "error" or "warning"
     suggestion: str | None = None
     excerpt: str | None = None  # the offending source line, with a caret under the column
+
+    def __post_init__(self):
+        if self.code not in CODES:
+            raise ValueError(f"'{self.code}' is not a registered finding code (see kallisti.codes)")
 
     def __str__(self) -> str:
         text = f"{self.pos}: {self.severity} {self.code}: {self.message}"

@@ -361,6 +361,7 @@ class _Session:
         from kallisti.interpreter import amend
         from kallisti.interpreter.game import LayoutChanged
         from kallisti.interpreter.save import adopt_change
+        from kallisti.model.ruleset import UNWINNABLE
 
         if not text:
             self.out("rule needs a change, e.g. `rule forbid foundation.build \"no kings\": card.rank == K`")
@@ -374,7 +375,7 @@ class _Session:
             self._refused("change refused; the rules stay as they were:", exc.findings)
             return
         try:
-            adopt_change(self.game, text)
+            adopted = adopt_change(self.game, text)
         except LayoutChanged:
             self._wait({"type": "rule", "text": text}, upcoming,
                        "this changes the deck or the piles: it takes effect from the next deal (`new` deals again)")
@@ -385,6 +386,9 @@ class _Session:
                        "the next deal too")
             return
         self.out(f"rule changed, from the next move: {text}")
+        for finding in adopted.rules.findings:
+            if finding.code in UNWINNABLE:
+                self.out(f"note: the game can no longer be won: {finding.message}")
         self._show_diff(before, self.game.rules)
         self.show_honour()
 

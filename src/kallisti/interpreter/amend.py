@@ -51,7 +51,8 @@ def data_key(data) -> str:
 
 
 def compile_data(data: LDict, where: Pos | None = None):
-    """The compiled Ruleset of resolved data, after the resolved schema; compiled once per distinct data."""
+    """The compiled Ruleset of resolved data, after the resolved schema; compiled once per distinct data.
+    The data come from rule changes made during play, which may leave the game unwinnable."""
     from kallisti.model.loader import schema_findings
     from kallisti.model.ruleset import Ruleset
 
@@ -63,7 +64,7 @@ def compile_data(data: LDict, where: Pos | None = None):
     findings = schema_findings(data, "resolved", where or data.pos or Pos("<ruleset>"))
     if findings:
         raise KallistiError(findings)
-    rules = Ruleset(data)
+    rules = Ruleset(data, during_play=True)
     _cache[key] = rules
     if len(_cache) > MAX_CACHED:
         _cache.popitem(last=False)

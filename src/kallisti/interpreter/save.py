@@ -149,7 +149,7 @@ def saved_ruleset(raw: dict, recorded_hash, source: str):
     findings = schema_findings(resolved, "resolved", where)
     if findings:
         raise KallistiError(findings)
-    return Ruleset(resolved)
+    return Ruleset(resolved, during_play=True)  # a deal's rules may come from changes made in play
 
 
 def replay(game, events: list, source: str = "<events>") -> None:

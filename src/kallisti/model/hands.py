@@ -199,7 +199,7 @@ def _compile_groupings(data, compiler: C.Compiler, at, findings: list[Finding]) 
                 findings.extend(exc.findings)
                 continue
         if sizes[0] > size:
-            findings.append(Finding("grouping-size", f"hands.groupings.{gid} needs at least {sizes[0]} cards; a hand holds {size}",
+            findings.append(Finding("grouping-too-large", f"hands.groupings.{gid} needs at least {sizes[0]} cards; a hand holds {size}",
                                     at("hands", "groupings", gid), severity="warning"))
         groupings[gid] = Grouping(gid, str(g["name"]), str(g.get("says", "")), g.get("rank"), (sizes[0], min(sizes[1], size)),
                                   when, g.get("of"), int(g.get("count", 1)), bool(g["enabled"]), uses_hand, reads, parts,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
@@ -231,10 +231,16 @@ class Divert:
     to: str
 
 
-class Ruleset:
-    """A checked, compiled, immutable ruleset. Build one with `load_ruleset`, or from resolved data."""
+# Proofs that the game can never be won. A ruleset file with one is an error; a rule change made
+# during play may do it on purpose (Player X's whole aim), so there it is a warning.
+UNWINNABLE = frozenset({"win-unreachable", "foundation-capacity"})
 
-    def __init__(self, data: LDict, sources: list[Source] | None = None):
+
+class Ruleset:
+    """A checked, compiled, immutable ruleset. Build one with `load_ruleset`, or from resolved data;
+    `during_play` is for rules changed in a game, which may leave it unwinnable (see UNWINNABLE)."""
+
+    def __init__(self, data: LDict, sources: list[Source] | None = None, during_play: bool = False):
         self.data = data
         self.sources = sources or []
         self.name = str(data["game"])
@@ -375,6 +381,8 @@ class Ruleset:
         from kallisti.model.checks import semantic_findings  # checks read the half-built ruleset
 
         findings += semantic_findings(self, at)
+        if during_play:
+            findings = [replace(f, severity="warning") if f.code in UNWINNABLE else f for f in findings]
         self.findings = [f for f in findings if f.severity == "warning"]
         errors = [f for f in findings if f.severity == "error"]
         if errors:

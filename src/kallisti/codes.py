@@ -1,0 +1,198 @@
+"""Every finding code kallisti reports: its severity, the stage that reports it, and what it means."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Code:
+    """One finding code; docs/checks.md says more about each."""
+
+    name: str
+    severity: str  # "error" or "warning"
+    stage: str  # one of STAGES
+    summary: str  # one sentence: when it is reported
+
+
+STAGES = ("file", "schema", "extends", "expression", "deal", "piles", "win", "hands", "table", "modifiers", "play", "change",
+          "save", "command")
+# Codes `validate` or `check` report for a ruleset file ("play" = kallisti check).
+RULESET_STAGES = frozenset({"file", "schema", "extends", "expression", "deal", "piles", "win", "hands", "table", "modifiers",
+                            "play"})
+
+WARNINGS = frozenset({"empty-stock", "grouping-too-large", "clause-never-true", "clause-always-true", "rule-contradiction", "pile-unreachable",
+                      "pile-inert", "check-rule-error"})
+
+_SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
+    "file": (
+        ("file-unreadable", "The ruleset file cannot be read (it is a folder, or access is denied)."),
+        ("file-too-large", "The ruleset file is larger than 1,000,000 bytes."),
+        ("file-syntax", "The ruleset file is not valid UTF-8 text."),
+        ("not-a-ruleset", "The file's top level is not a map of keys."),
+        ("yaml-syntax", "The YAML parser refuses the text."),
+        ("yaml-alias", "The YAML uses an anchor or an alias."),
+        ("yaml-depth", "The YAML nests maps and lists more than 40 levels deep."),
+        ("yaml-key", "A YAML key is not a plain name (a list, a map, true, null or a decimal number)."),
+        ("yaml-duplicate-key", "A YAML map gives the same key twice."),
+        ("rules-syntax", "A line of a .rules file is not a statement or phrase of the grammar."),
+        ("unclosed", "A quote or bracket of a .rules line is not closed on its line."),
+        ("bad-escape", "A quoted text of a .rules file uses an escape that is not allowed."),
+        ("duplicate-key", "A .rules file gives the same key, group, grouping, cripple or honour rule twice."),
+        ("misplaced", "A `row` phrase of a .rules pile line does not follow a `deal` phrase."),
+        ("indent-tab", "A line of a .rules file is indented with a tab."),
+        ("unexpected-indent", "A line of a .rules file or rule change is indented under a line that has no block."),
+        ("description-block", "A quoted `description:` of a .rules file goes on over indented lines."),
+        ("too-deep", "A flow value of a .rules file nests brackets more than 40 levels deep."),
+        ("unknown-moment", "An honour rule of a .rules file names a moment of play that does not exist."),
+        ("honour-says", "An honour rule of a .rules file does not say, in quotes, what it asks."),
+    ),
+    "schema": (
+        ("schema", "A key or value breaks the ruleset schema: an unknown key, a missing key, a wrong type or value."),
+    ),
+    "extends": (
+        ("extends-path", "`extends` names an absolute path or a file outside the extending file's folder."),
+        ("unknown-game", "`extends` (or a command's argument) names no shipped game and no file."),
+        ("extends-cycle", "An `extends` chain leads back to a file already in it."),
+        ("extends-depth", "An `extends` chain is more than 8 files long."),
+        ("add-without-extends", "A file that extends nothing has an `add:` section."),
+        ("unknown-override", "A variant overrides a key its parent does not have."),
+        ("key-exists", "`add:` or an `add` change names a key that exists already."),
+        ("unknown-path", "A change or `set` names a path that does not exist."),
+        ("unknown-clause", "A `replace` or `remove` change names a clause the rule does not have."),
+        ("not-a-rule", "A clause change names a path that is not a rule (a list of clauses)."),
+        ("patch-shape", "A `replace` change gives both or neither of `require` and `forbid`."),
+        ("patch-verb", "A change has no verb, or is a `revoke` in a file."),
+    ),
+    "expression": (
+        ("expr-syntax", "An expression is not grammatical."),
+        ("expr-type", "A part of an expression has the wrong type (a number where true/false is needed, ...)."),
+        ("expr-scope", "An expression reads `movable` outside a win, lose or score condition."),
+        ("unknown-name", "An expression uses a name that means nothing where it is written."),
+        ("unknown-attribute", "An expression asks a card, pile, group or list for an attribute it does not have."),
+        ("unknown-function", "An expression calls a function or quantifier that does not exist."),
+        ("unknown-rank", "An expression, `deck.values`, a card pattern or a mark names a rank the deck does not have."),
+        ("unknown-suit", "The deck, a card pattern or a modifier's card names a suit the deck does not have."),
+        ("number-too-large", "A number in an expression is larger than 10^9."),
+        ("expr-too-long", "An expression is longer than 2,000 characters."),
+        ("expr-too-deep", "An expression nests more than 100 levels deep."),
+        ("expr-control-char", "An expression holds a control character."),
+    ),
+    "deal": (
+        ("deal-row-length", "A row of a group's `deal` given pile by pile has more or fewer letters than the group has piles."),
+        ("deal-order", "A group's `deal` puts a face-down card on a face-up one."),
+        ("two-rests", "More than one group takes `deal: rest`."),
+        ("deal-too-large", "The deal needs more cards than the deck has (or a deal file is larger than its limit)."),
+        ("deal-leftover", "The deal leaves cards over and no group takes `deal: rest`."),
+        ("empty-stock", "A group turns cards (`turn`) but is dealt none."),
+    ),
+    "piles": (
+        ("too-many-piles", "The groups have more than 400 piles in all."),
+        ("too-many-clauses", "The rules of the piles have more than 500 clauses in all."),
+        ("duplicate-tag", "Two pile groups have the same tag."),
+        ("reserved-name", "A pile group is named like a word of the rule language."),
+        ("unknown-macro", "A rule is written as a phrase that is not a rule macro."),
+        ("duplicate-clause", "A rule has two clauses with the same id."),
+        ("rule-error", "A rule tabulated at load fails for some pair of cards (a product beyond 10^18)."),
+        ("unknown-pile", "A `turn`, `redeal`, `divert`, `refill`, `discard_to` or move pattern names no pile group."),
+        ("discard-pair", "A group has `discard` without `discard_to`, or the other way round."),
+        ("turn-to-self", "A group's `turn.to` names the group itself."),
+        ("duplicate-id", "Two automatic or compulsory moves have the same id."),
+        ("clause-never-true", "A clause's expression is false for every card and pile top it can meet "
+                              "(a require clause refuses every move; a forbid clause forbids nothing)."),
+        ("clause-always-true", "A clause's expression is true for every card and pile top it can meet "
+                               "(a require clause refuses nothing; a forbid clause refuses every move)."),
+        ("rule-contradiction", "Each clause of a rule can hold, but together they refuse every move."),
+        ("pile-unreachable", "A group is dealt no card and no rule lets a card reach it, so it stays empty all game."),
+        ("pile-inert", "No rule lets a card reach or leave a group, so it keeps its dealt cards all game."),
+    ),
+    "win": (
+        ("foundation-capacity", "The win needs every card on the foundations, but they cannot hold the whole deck."),
+        ("win-unreachable", "The analysis proves the win can never hold (a card that can never reach the piles the win "
+                            "needs, cards that can never leave a pile the win needs empty, a win that is constantly false)."),
+    ),
+    "hands": (
+        ("unknown-grouping", "A `hands` key (`of`, a cripple, `in`, `spare`) names a grouping that does not exist."),
+        ("nested-multiple", "A multiple grouping (`of`) is made of another multiple grouping."),
+        ("grouping-size", "A grouping's fewest cards are more than its most."),
+        ("grouping-too-large", "A grouping needs more cards than a hand holds, so no hand can have it."),
+        ("shift-range", "A `hands.shift` rule's `low` is more than its `high`."),
+        ("no-ranked-grouping", "No grouping has a rank, so every hand scores nothing."),
+    ),
+    "table": (
+        ("table-seats", "`table.seats` gives a fewest number of players above the most."),
+        ("table-without-hands", "A ruleset with a `table` has no `hands` section."),
+        ("table-hand-size", "The table's deals do not give a player exactly `hands.size` cards."),
+        ("table-pack", "The most players, each drawing the most, may need more cards than the pack has."),
+    ),
+    "modifiers": (
+        ("modifier-unknown", "A modifier's `while`, `unless`, `not_by` or `to` names no modifier."),
+        ("modifier-no-declarer", "A modifier's `to` names a declarer that cannot exist."),
+        ("modifier-must-asks", "A modifier declared by `must` has `replace` or `compel`, which ask a question."),
+    ),
+    "play": (
+        ("check-exception", "`kallisti check`: an exception was raised while dealing or playing a deal."),
+        ("check-conservation", "`kallisti check`: after a move the piles hold more or fewer cards than the deck."),
+        ("check-all-dead", "`kallisti check`: no deal played had a legal move at its start."),
+        ("check-rule-error", "`kallisti check`: a rule failed while judging a move, which was refused."),
+    ),
+    "change": (
+        ("change-syntax", "A rule-change statement is not grammatical."),
+        ("change-id", "A clause's quoted title in a rule change has no letter or digit to make an id of."),
+        ("change-shape", "A rule change written as a map is not a patch (it needs exactly one verb)."),
+        ("change-count", "A single rule change was asked for but the text holds several."),
+        ("change-nothing", "A rule change leaves the rules as they were."),
+        ("change-fixed", "A rule change touches a key that cannot change once a match has begun."),
+        ("change-undealable", "With a rule change, a trial deal cannot be dealt."),
+        ("change-error", "With a rule change, a rule fails while a trial deal is played."),
+        ("change-endless", "With a rule change, no trial deal ends within the move cap, though all did before it."),
+        ("revoke-here", "A `revoke` is given where there is no match change log to take a change back from."),
+        ("unknown-catalogue", "No catalogue of rule changes is shipped for the game."),
+        ("catalogue-unreadable", "A catalogue of rule changes cannot be read."),
+        ("catalogue-too-large", "A catalogue of rule changes is larger than its limit."),
+        ("catalogue-syntax", "A catalogue of rule changes is not valid UTF-8 text."),
+        ("catalogue-schema", "A catalogue of rule changes breaks its schema."),
+        ("catalogue-game", "A catalogue of rule changes is for another game."),
+        ("catalogue-duplicate-id", "Two entries of a catalogue of rule changes have the same id."),
+    ),
+    "save": (
+        ("save-unreadable", "A save file cannot be read."),
+        ("save-too-large", "A save file is larger than its limit."),
+        ("save-syntax", "A save file is not UTF-8 JSON."),
+        ("save-format", "A JSON file is not a kallisti save (no `format: kallisti-save`)."),
+        ("save-version", "A save was written by a kallisti with another save version."),
+        ("save-shape", "A save lacks a part, or a part has the wrong type."),
+        ("save-deal", "A save's deal is not an order of the deck's cards."),
+        ("save-event", "An event or waiting change of a save cannot be replayed."),
+        ("save-tampered", "A save's ruleset does not match its recorded hash."),
+    ),
+    "command": (
+        ("convert-unwritable", "`kallisti convert`: the ruleset cannot be written in the other syntax."),
+        ("convert-loss", "`kallisti convert`: the converted text would not read back as the same data and comments."),
+        ("deal-unreadable", "`--deal`: the deal file cannot be read."),
+        ("deal-syntax", "`--deal`: the deal file is not valid UTF-8 text."),
+        ("bad-card", "A deal file or a hand names something that is not a card of the deck."),
+        ("deal-too-many", "A deal file names a card more often than the deck holds it."),
+        ("deal-size", "A deal file lists more or fewer cards than the deck has."),
+        ("deal-short", "Dealing a game runs out of cards before every pile has its deal."),
+        ("no-piles", "`kallisti play` or `simulate` is given a ruleset that has no piles (it scores hands)."),
+        ("no-hands", "`kallisti hand` is given a ruleset that has no `hands` section."),
+        ("hand-size", "`kallisti hand`: a hand holds more or fewer cards than the ruleset's hand size."),
+        ("hand-too-many", "`kallisti hand`: a hand names a card more often than the deck holds it."),
+        ("unknown-modifier", "`kallisti hand --modifier` names a modifier the game does not have."),
+        ("not-a-match", "A match is started from a ruleset that has no `match` section."),
+        ("seats", "A match is given more or fewer players than its seats."),
+        ("table-players", "A table game is given more or fewer players than `table.seats` allows."),
+    ),
+}
+
+CODES: dict[str, Code] = {
+    name: Code(name, "warning" if name in WARNINGS else "error", stage, summary)
+    for stage, entries in _SUMMARIES.items()
+    for name, summary in entries
+}
+
+
+def ruleset_codes() -> list[str]:
+    """The sorted names of the codes `validate` or `check` report for a ruleset file."""
+    return sorted(name for name, code in CODES.items() if code.stage in RULESET_STAGES)

@@ -284,6 +284,10 @@ class Compiler:
                                                    *_CARD_LIST_FUNCTIONS]))
 
     def _c_Quant(self, node: Quant, scope):
+        func = node.func
+        if func not in ("all", "any", "count", "sum"):  # a misspelt name first: its body's type means nothing yet
+            raise self._error(node, "unknown-function", f"'{func}' is not a quantifier", did_you_mean(func, ["all", "any", "count", "sum"])
+                              or "use all, any, count or sum")
         it_fn, it_type = self._compile(node.iterable, scope)
         if it_type == GROUP:
             groups = self.groups
@@ -298,10 +302,6 @@ class Compiler:
         want = INT if node.func == "sum" else BOOL
         if body_type != want:
             raise self._error(node.body, "expr-type", f"the body of {node.func}() must be {_a(want)}")
-
-        func = node.func
-        if func not in ("all", "any", "count", "sum"):
-            raise self._error(node, "unknown-function", f"'{func}' is not a quantifier", "use all, any, count or sum")
 
         def quantify(c):
             # The bound variable hides an outer one of the same name only inside the body,
@@ -335,7 +335,6 @@ class Compiler:
             return total
 
         return quantify, (BOOL if func in ("all", "any") else INT)
-        raise self._error(node, "unknown-function", f"'{node.func}' is not a quantifier", "use all, any, count or sum")
 
     def _c_Op(self, node: Op, scope):
         op = node.op

@@ -71,6 +71,7 @@ class Game:
         self._card_moves: dict[int, tuple] = rules.card_move_cache
         self.events: list[dict] = []  # the player's steps, for saves and replays
         self.rule_errors: list[str] = []  # errors rules raised while judging moves (the moves were refused)
+        self.hint_plan: tuple | None = None  # (position, moves): the rest of the line the last hint came from
         self._build_indexes()
 
     def arrange(self, layout: dict[str, str], down: dict[str, int] | None = None) -> "Game":
@@ -722,6 +723,11 @@ class Game:
             made.append(am)
         self.history.append(records)
         return made
+
+    def take_back_step(self) -> None:
+        """Reverse the last step without a trace in the events or the redo stack (for searches that look ahead)."""
+        for record in reversed(self.history.pop()):
+            self.undo_record(record)
 
     def play_auto(self) -> list[int]:
         """The `a` command: every automatic move the ruleset declares, as one undoable step."""

@@ -13,6 +13,10 @@ def semantic_findings(rules, at) -> list[Finding]:
     findings: list[Finding] = []
     deck = rules.deck
     data = rules.data
+    for rank in data["deck"].get("values", {}):
+        if str(rank) not in deck.ranks:
+            findings.append(Finding("unknown-rank", f"deck.values names rank '{rank}', which the deck does not have",
+                                    at("deck", "values", rank)))
     dealt = 0
     overflow = None  # the group whose deal runs past the end of the pack
     rest_groups = []
@@ -55,11 +59,6 @@ def semantic_findings(rules, at) -> list[Finding]:
     ids = [p.id for p in rules.auto] + [p.id for p in rules.compulsory]
     for dup in sorted({i for i in ids if ids.count(i) > 1}):
         findings.append(Finding("duplicate-id", f"two automatic or compulsory moves share the id '{dup}'", at("auto")))
-    for key in ("values",):
-        for rank in data["deck"].get(key, {}):
-            if str(rank) not in deck.ranks:
-                findings.append(Finding("unknown-rank", f"deck.values names rank '{rank}', which the deck does not have",
-                                        at("deck", key, rank)))
     return findings + clause_findings(rules, at) + reach_findings(rules, at)
 
 

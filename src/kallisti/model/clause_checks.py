@@ -43,14 +43,17 @@ def _rule_findings(deck, where: str, rule, rule_pos) -> list[Finding]:
         values = _outcome(deck, clause, clause.uses)
         if values is not None and len(set(values)) == 1:
             findings.append(_constant_clause(where, clause, values[0]))
-    if findings or len(rule.clauses) < 2:
+    # Clauses that each can hold may still exclude one another: try together those that can be tried
+    # (clauses that read the position can only refuse more).
+    judged = [c for c in rule.clauses if c.uses <= JUDGED]
+    if findings or len(judged) < 2:
         return findings
-    # Clauses that each can hold may still exclude one another: try them together.
-    verdicts = [_outcome(deck, clause, rule.uses) for clause in rule.clauses]
+    uses = frozenset().union(*(c.uses for c in judged))
+    verdicts = [_outcome(deck, clause, uses) for clause in judged]
     if None in verdicts or any(all(passes) for passes in zip(*verdicts)):
         return findings
-    culprit = _culprit(rule.clauses, verdicts)
-    others = ", ".join(f"'{c.id}'" for c in rule.clauses if c is not culprit)
+    culprit = _culprit(judged, verdicts)
+    others = ", ".join(f"'{c.id}'" for c in judged if c is not culprit)
     findings.append(Finding(
         "rule-contradiction", f"{where}: each clause can hold, but the {culprit.kind} clause '{culprit.id}' ({culprit.text}) "
         f"and {others} together refuse every {_moves(where)}", culprit.pos if culprit.pos.line else rule_pos,

@@ -154,7 +154,9 @@ def overrides_to_patches(overrides: LDict, parent: dict, prefix: str = "") -> li
             advice = "to add it, put it under `add:`"
             raise KallistiError(Finding("unknown-override", f"'{path}' is not in the parent ruleset", pos,
                                         suggestion=f"{close[:-1]}, or {advice}?" if close else advice))
-        leaf = key in RULE_KEYS or not isinstance(value, dict) or not isinstance(parent[key], dict) or path.count(".") >= 3
+        # A rule (a group's `build`, `take`...) is replaced whole; a group may itself be called `discard`.
+        is_rule = key in RULE_KEYS and path.startswith("piles.") and path.count(".") == 2
+        leaf = is_rule or not isinstance(value, dict) or not isinstance(parent[key], dict) or path.count(".") >= 3
         if leaf or key in ("values", "marks"):
             patch = LDict({"set": path, "value": value}, pos=pos)
             patch.value_pos["value"] = overrides.value_pos.get(key, pos)

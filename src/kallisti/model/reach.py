@@ -1,8 +1,8 @@
 """Where the rules let cards go: piles no card reaches or leaves, and wins that can never hold.
 
 Every route a card can take between pile groups is read off the ruleset: a move (the source's
-`take`, the target's `build` and `empty`), a stock's `turn`, a `discard_to`, a `divert`, a
-`refill` and a `redeal`'s gathering and dealing. A route is assumed open unless the rules close it
+`take`, the target's `build` and `empty`, which also judge a diverted card), a stock's `turn`, a
+`discard_to`, a `refill` and a `redeal`'s gathering and dealing. A route is assumed open unless the rules close it
 for every card (a rule that also reads the position is taken at its most permissive), so each
 finding here is a proof, not a guess.
 
@@ -64,8 +64,7 @@ def group_flows(rules) -> dict[str, Flow]:
         if g.discard is not None and not g.discard.never:
             drained[name] = True
             _mark(fed, g.discard_to)
-        if g.divert is not None:
-            _mark(fed, g.divert.to)
+        # A diverted card goes only to a pile whose rules take it: no way in beyond `build` and `empty`.
         if g.refill is not None:
             fed[name] = True
             _mark(drained, g.refill["from"])

@@ -384,9 +384,8 @@ class Ruleset:
         if during_play:
             findings = [replace(f, severity="warning") if f.code in UNWINNABLE else f for f in findings]
         self.findings = [f for f in findings if f.severity == "warning"]
-        errors = [f for f in findings if f.severity == "error"]
-        if errors:
-            raise KallistiError(errors)
+        if any(f.severity == "error" for f in findings):
+            raise KallistiError(findings)  # the warnings too: `validate` reports every finding
         self.tag_of = {}
         for name, g in self.groups.items():
             for i, p in enumerate(g.piles):

@@ -108,3 +108,32 @@ def test_solve_exit_codes_and_json():
     assert "unknown — the search stopped at its states budget (201 positions searched" in unknown.output
     assert run("no-such-game").exit_code == 2
     assert run("discordian").exit_code == 2  # a match: several players
+
+
+@pytest.mark.parametrize("states", [50, 20_000])
+def test_searching_a_game_leaves_it_as_it_was(states):
+    """Whether the search wins or runs out of budget, the game it searched is where it was (the hint relies on it)."""
+    from kallisti.interpreter.game import Game
+
+    game = Game(load_ruleset("forty-thieves"), seed=5)
+    game.play(game.legal_moves()[0])
+    before, history = game.state.key(), len(game.history)
+    result = solve(game.rules, options=SearchOptions(states=states), game=game)
+    assert result.verdict == (UNKNOWN if states == 50 else WON)
+    assert (game.state.key(), len(game.history)) == (before, history)
+
+
+def test_the_hint_is_the_first_move_of_a_win_the_solver_finds():
+    from kallisti.interpreter.game import Game
+    from kallisti.solver.strategies import hint
+
+    game = Game(load_ruleset("busy-aces"), seed=1)
+    found = solve(game.rules, options=SearchOptions(states=2000), game=game)
+    assert found.verdict == WON
+    assert hint(game) == found.moves[0]
+    # Following the hint all the way wins the deal (each hint searches again, so the line may change).
+    for _ in range(3 * len(found.moves)):
+        if game.status().outcome != "playing":
+            break
+        game.play(hint(game))
+    assert game.status().outcome == "won"

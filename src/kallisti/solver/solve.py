@@ -43,6 +43,7 @@ class Solution:
     states: int
     seconds: float
     stopped_by: str | None = None  # why the verdict is unknown: "states", "seconds" or "memory"
+    moves: tuple[int, ...] = ()  # the line as the engine's moves, from the position searched
 
     def as_dict(self) -> dict:
         return {"verdict": self.verdict, "moves": list(self.line), "states": self.states,
@@ -78,10 +79,11 @@ class _Shape:
     blockers: dict = field(default_factory=dict)  # kind -> kinds that could be built on it outside home
     safe: bool = False  # whether safe moves may be played without branching
     copies: dict = field(default_factory=dict)  # kind -> how many cards of it the deck holds
+    redeal_caps: list = field(default_factory=list)  # (group, the count of redeals beyond which it no longer matters)
 
 
 def solve(rules, seed: int | None = None, options: SearchOptions | None = None, game: Game | None = None) -> Solution:
-    """Search the deal `seed` of `rules` (or the position of `game`) for a win."""
+    """Search the deal `seed` of `rules`, or the position of `game` (left as it was), for a win."""
     game = game or Game(rules, seed=seed)
     return _Search(game, options or SearchOptions()).run()
 
@@ -101,18 +103,23 @@ class _Search:
             verdict = WON if self._search(line) else NO_WIN
             why = None
         except _Stop as stop:
+            for _ in line:  # back to where the search began
+                self._undo()
             verdict, why, line = UNKNOWN, stop.why, []
-        return Solution(verdict, self._written(line), self.states, time.monotonic() - start, why)
+        written = self._written(line)
+        return Solution(verdict, written, self.states, time.monotonic() - start, why, tuple(line))
 
     def _written(self, line: list[int]) -> tuple[str, ...]:
-        """The moves of the line as the player types them: each is described in the position it is made
-        in, so the line is taken back and made again (the game ends where the search left it)."""
+        """The moves of the line as the player types them, each described in the position it is made in;
+        the game is left where the search found it."""
         for _ in line:
             self._undo()
         out = []
         for m in line:
             out.append(describe(self.game, m, exact=True))
             self.game._step(m)
+        for _ in line:
+            self._undo()
         return tuple(out)
 
     def _search(self, line: list[int]) -> bool:
@@ -168,14 +175,12 @@ class _Search:
         safe = self._safe_move(moves) if self.shape.safe else None
         if safe is not None:
             return iter([safe])
-        scored = sorted(range(len(moves)), key=lambda i: (-move_score(game, moves[i]), i))
-        return iter([moves[i] for i in scored])
+        # Ties go to the lower move number: the engine's order of legal moves depends on the way the
+        # position was reached, and the search must not.
+        return iter(sorted(moves, key=lambda m: (-move_score(game, m), m)))
 
     def _undo(self) -> None:
-        """Take back the last step (its move and automatic moves), leaving no trace in the game's events."""
-        game = self.game
-        for record in reversed(game.history.pop()):
-            game.undo_record(record)
+        self.game.take_back_step()
 
     # -- keys and safe moves ------------------------------------------------------------------
     def _key(self) -> bytes | tuple:
@@ -183,7 +188,9 @@ class _Search:
         piles, down, table = st.piles, st.down, self.shape.kind_table
         if table is None:
             return st.key()
-        parts = [bytes(st.redeals.values())]
+        # Redeals done count only while some are left (with unlimited redeals, not at all), unless a
+        # redeal shuffles: each shuffle of a deal is different.
+        parts = [",".join([str(min(st.redeals[name], cap)) for name, cap in self.shape.redeal_caps]).encode()]
         for piles_range, alike in self.shape.groups:
             if alike:  # each pile with its face-down count, sorted
                 parts.append(b"\xff".join(sorted([bytes(piles[p]).translate(table) + _BYTE[down[p]] for p in piles_range])))
@@ -227,6 +234,7 @@ def _shape(rules, options: SearchOptions) -> _Shape:
     symmetric = options.symmetry and ".index" not in str(rules.plain())
     groups = [(g.piles, symmetric and _interchangeable(rules, name)) for name, g in rules.groups.items()]
     shape = _Shape(groups, table)
+    shape.redeal_caps = [(name, _redeals_that_matter(g)) for name, g in rules.groups.items()]
     win = win_shape(" ".join(str(rules.data.get("win", "")).split()), rules.groups) if rules.win else None
     settles = not rules.lose and not rules.compulsory and not any(p.trigger == "each-move" for p in rules.auto)
     if options.safe_moves and win is not None and win.everything_on and settles:
@@ -237,6 +245,13 @@ def _shape(rules, options: SearchOptions) -> _Shape:
         for c in range(deck.size):
             shape.copies[deck.kind[c]] = shape.copies.get(deck.kind[c], 0) + 1
     return shape
+
+
+def _redeals_that_matter(group) -> int | float:
+    """How many redeals done the position must remember: all of them when a redeal shuffles."""
+    if group.redeal is not None and group.redeal.shuffle:
+        return float("inf")
+    return 0 if group.redeals < 0 else group.redeals
 
 
 def _interchangeable(rules, name: str) -> bool:

@@ -96,9 +96,39 @@ def make_strategy(name: str, seed: int):
     raise ValueError(f"unknown strategy '{name}'; choose from {', '.join(STRATEGIES)}")
 
 
+HINT_STATES = 2000  # positions the solver may search for a hint before the greedy measure answers instead
+
+
 def hint(game) -> int | None:
-    """A good legal move for the player, by the greedy measure (deterministic), or None when none is left."""
+    """A good legal move for the player, or None when none is left (deterministic).
+
+    In a patience played alone, the next move of a win the solver finds within HINT_STATES
+    positions (it knows the face-down cards and the stock, and says nothing of them but the move).
+    The rest of that win is kept, so a player who follows the hints follows one line to its end
+    instead of a new search's each time. Otherwise, and in a match, the move the greedy measure
+    likes best.
+    """
     moves = game.legal_moves()
     if not moves:
         return None
-    return max(moves, key=lambda m: (move_score(game, m), -moves.index(m)))
+    line = _planned(game)
+    if line is None and game.rules.match is None:
+        from kallisti.solver.solve import WON, SearchOptions, solve  # the solver orders its moves by this module's measure
+
+        found = solve(game.rules, options=SearchOptions(states=HINT_STATES), game=game)
+        if found.verdict == WON and found.moves:
+            line = list(found.moves)
+    if line and line[0] in moves:
+        game._step(line[0])
+        game.hint_plan = (game.state.key(), line[1:])  # where the line goes next, and from which position
+        game.take_back_step()
+        return line[0]
+    return max(moves, key=lambda m: (move_score(game, m), -m))  # ties: the lower move number, whatever the engine's order
+
+
+def _planned(game) -> list[int] | None:
+    """The rest of the line of the last hint, when the game stands where that hint led."""
+    plan = game.hint_plan
+    if plan is not None and plan[0] == game.state.key() and plan[1]:
+        return plan[1]
+    return None

@@ -1,9 +1,9 @@
 """Benchmark: random playouts of Forty Thieves through kallisti and through the hand-written reference.
 
-Usage: python benchmarks/run.py [--deals N] [--rounds R] [--cap MOVES] [--matches M] [--no-match]
+Usage: python benchmarks/run.py [--deals N] [--rounds R] [--cap MOVES] [--matches M] [--no-match] [--solver-states N]
 
-Then the cost of checking a rule change, of whole Discordian matches between bots, and of finding the
-best partition of random ten-card Cripple Mr Onion hands.
+Then the cost of checking a rule change, of whole Discordian matches between bots, of finding the
+best partition of random ten-card Cripple Mr Onion hands, and the solver's speed on fixed deals.
 
 Both play random legal moves from the same deals (kallisti's own shuffle of seeds 1..N) until no
 move is left or the cap; each round times the two in turn, and the ratio quoted is the median of the
@@ -54,6 +54,8 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=3, help="Discordian bot-versus-bot matches to time")
     parser.add_argument("--no-match", action="store_true", help="only the Forty Thieves playouts")
     parser.add_argument("--hands", type=int, default=300, help="random Cripple Mr Onion hands to evaluate")
+    parser.add_argument("--solver-states", type=int, default=20_000,
+                        help="the solver's budget on each fixed deal (0: leave the solver out)")
     args = parser.parse_args()
     rules = load_ruleset("forty-thieves")
     deck = rules.deck
@@ -75,6 +77,10 @@ def main() -> None:
         matches(args.matches)
     if args.hands:
         hands(args.hands, args.rounds)
+    if args.solver_states:
+        from solver import fixed_deals  # benchmarks/solver.py; --resolve there counts a game's deals resolved
+
+        fixed_deals(args.solver_states)
 
 
 def rule_changes(rounds: int) -> None:

@@ -1,4 +1,5 @@
-"""Simulation: the Wilson interval, the counting of outcomes, the move cap, determinism, and the command."""
+"""Simulation: the Wilson interval, the counting of outcomes, the move cap, the solver, determinism, the journal that
+an interrupted run resumes from, and the command. Parallel runs: test_simulate_parallel.py."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from typer.testing import CliRunner
 
 from kallisti.cli.app import app
 from kallisti.model.ruleset import load_ruleset
-from kallisti.solver.simulate import play_deal, simulate, wilson
+from kallisti.solver.journal import JournalError
+from kallisti.solver.simulate import DealOutcome, Plan, fingerprint, play_deal, simulate, wilson
+from kallisti.solver.solve import SearchOptions, solve
 
 # Three cards of one suit on three tableau piles; a foundation built up from the ace.
 # Three moves (A, 2, 3 to the foundation) win it, whatever the deal.
@@ -39,7 +42,8 @@ win: foundation.size == deck.size
 STUCK = THREE_CARDS.replace("game: Three Cards", "game: Stuck").replace(
     "    empty: any", "    empty: any\n    take: [{id: later, require: foundation.size > 0}]")
 
-JSON_KEYS = ["game", "strategy", "deals", "won", "lost", "capped", "moves", "seconds", "win_rate", "ci95"]
+JSON_KEYS = ["game", "strategy", "deals", "won", "lost", "capped", "moves", "seconds", "win_rate", "ci95", "unknown"]
+SOLVER_KEYS = JSON_KEYS + ["states", "mean_states", "mean_seconds", "budget"]
 
 
 @pytest.fixture(scope="module")
@@ -48,13 +52,20 @@ def forty():
 
 
 @pytest.fixture(scope="module")
+def lucas():
+    return load_ruleset("lucas")
+
+
+@pytest.fixture(scope="module")
 def three():
     return load_ruleset("three-cards.yaml", text=THREE_CARDS)
 
 
 def without_time(result) -> dict:
-    d = result.as_dict()
+    """The JSON record less what depends on the machine's speed."""
+    d = result.as_dict() if not isinstance(result, dict) else dict(result)
     del d["seconds"]
+    d.pop("mean_seconds", None)
     return d
 
 
@@ -190,6 +201,161 @@ def test_greedy_forty_thieves_runs(forty):
     assert all(o.moves > 0 for o in result.outcomes)
 
 
+# -- the solver --------------------------------------------------------------------------------
+
+def test_the_solver_wins_an_easy_game_by_the_shortest_line(three):
+    result = simulate(three, 5, seed=1, strategy="solver")
+    assert (result.won, result.lost, result.unknown, result.capped) == (5, 0, 0, 0)
+    assert result.moves == 15
+    assert all(o.states >= 1 for o in result.outcomes)
+    assert result.ci95 == wilson(5, 5)
+
+
+def test_the_solver_counts_a_deal_without_a_win_as_lost():
+    stuck = load_ruleset("stuck.yaml", text=STUCK)
+    result = simulate(stuck, 3, seed=1, strategy="solver")
+    assert (result.won, result.lost, result.unknown, result.moves) == (0, 3, 0, 0)
+
+
+def test_the_solver_is_unknown_beyond_its_budget(forty):
+    result = simulate(forty, 2, seed=1, strategy="solver", states=50)
+    assert (result.won, result.lost, result.unknown, result.moves) == (0, 0, 2, 0)
+    assert result.budget == {"states": 50, "seconds": None}
+
+
+def test_each_deal_is_the_verdict_of_solve(lucas):
+    verdicts = {"won": "won", "no win": "lost", "unknown": "unknown"}
+    for o in simulate(lucas, 4, seed=1, strategy="solver", states=3000).outcomes:
+        s = solve(lucas, o.seed, SearchOptions(states=3000))
+        assert (o.outcome, o.moves, o.states) == (verdicts[s.verdict], len(s.line), s.states)
+
+
+def test_the_solvers_interval_counts_unknown_deals_lost_below_and_won_above(lucas):
+    result = simulate(lucas, 12, seed=1, strategy="solver", states=3000)
+    won, unknown = result.won, result.unknown
+    assert won and unknown, "the budget is meant to leave some deals unknown"
+    assert result.win_rate == won / 12
+    assert result.ci95 == (wilson(won, 12)[0], wilson(won + unknown, 12)[1])
+    assert result.ci95[1] > wilson(won, 12)[1]
+    assert result.mean_states == sum(o.states for o in result.outcomes) / 12
+
+
+def test_a_plan_refuses_what_it_cannot_play():
+    for bad in [dict(strategy="psychic"), dict(strategy="solver", states=0), dict(strategy="random", cap=-1)]:
+        with pytest.raises(ValueError):
+            Plan(**bad)
+    assert Plan("greedy", cap=10).budget == {"cap": 10}
+    assert Plan("solver", states=5, seconds=1.5).budget == {"states": 5, "seconds": 1.5}
+
+
+# -- the journal: resuming an interrupted run ----------------------------------------------------
+
+def records(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def interrupt_after(k: int):
+    """A progress callback that stops the run, as ^C would, once `k` deals have finished."""
+    seen = []
+
+    def progress(outcome):
+        seen.append(outcome)
+        if len(seen) == k:
+            raise KeyboardInterrupt
+
+    return progress
+
+
+def test_a_journal_holds_a_header_and_a_line_per_deal(tmp_path, forty):
+    path = tmp_path / "run.jsonl"
+    result = simulate(forty, 5, seed=3, strategy="random", cap=200, journal=path)
+    header, *deals = records(path)
+    assert header == {"format": "kallisti-simulate", "game": "Forty Thieves", "ruleset": fingerprint(forty),
+                      "strategy": "random", "seed": 3, "deals": 5, "budget": {"cap": 200}}
+    assert [DealOutcome(**d) for d in deals] == list(result.outcomes)
+    assert list(deals[0]) == ["seed", "outcome", "moves", "states", "seconds"]
+
+
+@pytest.mark.parametrize("strategy, budget", [("random", {"cap": 300}), ("greedy", {"cap": 300}),
+                                              ("solver", {"states": 3000})])
+def test_an_interrupted_run_resumed_gives_the_totals_of_an_uninterrupted_one(tmp_path, lucas, strategy, budget):
+    whole = simulate(lucas, 10, seed=4, strategy=strategy, **budget)
+    path = tmp_path / "run.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        simulate(lucas, 10, seed=4, strategy=strategy, progress=interrupt_after(4), journal=path, **budget)
+    assert len(records(path)) == 1 + 4
+    told = []
+    resumed = simulate(lucas, 10, seed=4, strategy=strategy, progress=told.append, journal=path, **budget)
+    assert resumed.resumed == 4 and len(told) == 10
+    assert resumed.outcomes == whole.outcomes
+    assert without_time(resumed) == without_time(whole)
+    assert sorted(r["seed"] for r in records(path)[1:]) == list(range(4, 14))
+
+
+def test_a_line_cut_short_is_dropped_and_its_deal_played_again(tmp_path, forty):
+    path = tmp_path / "run.jsonl"
+    whole = simulate(forty, 6, seed=1, strategy="random", cap=300, journal=path)
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:4]) + lines[4][: len(lines[4]) // 2])  # the header, 3 deals, half of the 4th
+    resumed = simulate(forty, 6, seed=1, strategy="random", cap=300, journal=path)
+    assert resumed.resumed == 3
+    assert resumed.outcomes == whole.outcomes
+    assert without_time(resumed) == without_time(whole)
+    assert [r["seed"] for r in records(path)[1:]] == [1, 2, 3, 4, 5, 6]  # every line whole again
+
+
+def test_a_journal_cut_inside_its_header_starts_afresh(tmp_path, three):
+    path = tmp_path / "run.jsonl"
+    path.write_bytes(b'{"format": "kallisti-sim')
+    result = simulate(three, 2, seed=1, strategy="greedy", journal=path)
+    assert result.resumed == 0
+    assert records(path)[0]["format"] == "kallisti-simulate" and len(records(path)) == 3
+
+
+def test_a_finished_journal_plays_nothing_again(tmp_path, forty):
+    path = tmp_path / "run.jsonl"
+    first = simulate(forty, 4, seed=1, strategy="greedy", cap=200, journal=path)
+    before = path.read_bytes()
+    again = simulate(forty, 4, seed=1, strategy="greedy", cap=200, journal=path)
+    assert again.resumed == 4 and again.outcomes == first.outcomes
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("change, key", [({"strategy": "greedy"}, "strategy"), ({"seed": 2}, "seed"),
+                                         ({"deals": 5}, "deals"), ({"cap": 100}, "budget")])
+def test_a_journal_of_another_run_is_refused(tmp_path, forty, change, key):
+    path = tmp_path / "run.jsonl"
+    run_args = dict(deals=4, seed=1, strategy="random", cap=200)
+    simulate(forty, journal=path, **run_args)
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match=rf"records another run \({key} "):
+        simulate(forty, journal=path, **{**run_args, **change})
+    assert path.read_bytes() == before
+
+
+def test_a_journal_of_other_rules_is_refused(tmp_path, three):
+    path = tmp_path / "run.jsonl"
+    simulate(three, 2, seed=1, strategy="greedy", journal=path)
+    changed = load_ruleset("three.yaml", text=THREE_CARDS + "description: the same name, other rules\n")
+    with pytest.raises(JournalError, match=r"another run \(ruleset "):
+        simulate(changed, 2, seed=1, strategy="greedy", journal=path)
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda lines: ['{"deals": 4}\n'] + lines[1:], "is not a journal of `kallisti simulate`"),
+    (lambda lines: lines[:2] + ["not json\n"] + lines[3:], r"run.jsonl:3: not a JSON object"),
+    (lambda lines: lines + ['{"seed": 99, "outcome": "won", "moves": 1}\n'], r"run.jsonl:6: no deal of this run"),
+    (lambda lines: lines[:1] + ['{"seed": 1, "outcome": "drawn", "moves": 1}\n'], "not a deal"),
+    (lambda lines: lines[:1] + ['{"seed": 1, "colour": "red"}\n'], "not a deal"),
+])
+def test_a_damaged_journal_is_refused(tmp_path, forty, damage, message):
+    path = tmp_path / "run.jsonl"
+    simulate(forty, 4, seed=1, strategy="random", cap=100, journal=path)
+    path.write_text("".join(damage(path.read_text(encoding="utf-8").splitlines(keepends=True))), encoding="utf-8")
+    with pytest.raises(JournalError, match=message):
+        simulate(forty, 4, seed=1, strategy="random", cap=100, journal=path)
+
+
 # -- the command -------------------------------------------------------------------------------
 
 def run(*args):
@@ -257,3 +423,93 @@ def test_invalid_ruleset_exits_1(tmp_path):
     result = run(path, "--deals", 1)
     assert result.exit_code == 1
     assert "unknown-macro" in result.output
+
+
+# -- the command: the solver, the journal ------------------------------------------------------------
+
+def test_the_solvers_json_record(lucas):
+    result = run("lucas", "--deals", 3, "--strategy", "solver", "--states", 3000, "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert list(data) == SOLVER_KEYS
+    assert data["budget"] == {"states": 3000, "seconds": None}
+    assert data["won"] + data["lost"] + data["unknown"] == 3 and data["capped"] == 0
+    assert data["mean_states"] == pytest.approx(data["states"] / 3, abs=0.05)
+    assert without_time(data) == without_time(simulate(lucas, 3, seed=1, strategy="solver", states=3000))
+
+
+def test_the_solvers_text_report(lucas):
+    result = run("lucas", "--deals", 12, "--strategy", "solver", "--states", 3000)
+    assert result.exit_code == 0, result.output
+    core = simulate(lucas, 12, seed=1, strategy="solver", states=3000)
+    assert "solver, at most 3,000 positions a deal" in result.output
+    assert re.search(rf"^\s*unknown\s+{core.unknown}\s+\(the budget ran out first\)$", result.output, re.M), result.output
+    assert re.search(r"^\s*lost\s+0\s+\(no win exists\)$", result.output, re.M), result.output
+    low, high = core.ci95
+    assert f"95% interval {100 * low:.1f}%–{100 * high:.1f}%; unknown deals counted lost" in result.output
+
+
+def test_the_command_resumes_from_its_journal(tmp_path):
+    path = tmp_path / "run.jsonl"
+    args = ("forty-thieves", "--deals", 4, "--strategy", "random", "--cap", 200, "--resume", path, "--format", "json")
+    first = run(*args)
+    assert first.exit_code == 0, first.output
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text("".join(lines[:3]), encoding="utf-8")  # as if stopped after two deals
+    again = run(*args[:-2])
+    assert again.exit_code == 0, again.output
+    assert "resumed 2 deals from the journal, played 2" in again.output
+    assert without_time(json.loads(run(*args).stdout)) == without_time(json.loads(first.stdout))
+
+
+def test_the_command_refuses_a_journal_of_another_run(tmp_path):
+    path = tmp_path / "run.jsonl"
+    assert run("forty-thieves", "--deals", 2, "--cap", 100, "--resume", path).exit_code == 0
+    result = run("forty-thieves", "--deals", 3, "--cap", 100, "--resume", path)
+    assert result.exit_code == 2
+    assert "records another run (deals 2 there, 3 here)" in result.output
+
+
+def test_an_interrupted_command_says_how_to_go_on(tmp_path, monkeypatch):
+    import kallisti.cli.simulate as command
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "run_simulation", interrupted)
+    result = run("forty-thieves", "--deals", 2, "--resume", tmp_path / "run.jsonl")
+    assert result.exit_code == 130
+    assert "the same command goes on from there" in result.output
+
+
+def test_a_terminal_gets_a_progress_bar(tmp_path, monkeypatch, three):
+    import io
+
+    import kallisti.cli.simulate as command
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    path = tmp_path / "run.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        simulate(three, 5, seed=1, strategy="greedy", progress=interrupt_after(2), journal=path)
+    terminal = Terminal()
+    monkeypatch.setattr(command.sys, "stderr", terminal)
+    result = command._run(three, 5, 1, "greedy", journal=path)
+    assert result.resumed == 2 and result.won == 5
+    assert "5/5" in terminal.getvalue()  # the deals from the journal count too
+
+
+@pytest.mark.parametrize("game, option", [("discordian", ["--strategy", "solver"]), ("discordian", ["--jobs", 2]),
+                                          ("onion", ["--resume", "x.jsonl"]), ("onion", ["--backend", "ray"])])
+def test_patience_options_are_refused_for_matches_and_tables(game, option):
+    result = run(game, "--deals", 1, *option)
+    assert result.exit_code == 2
+    assert "is for patiences played alone" in result.output
+
+
+def test_a_ray_address_needs_the_ray_backend():
+    result = run("forty-thieves", "--deals", 1, "--ray-address", "auto")
+    assert result.exit_code == 2
+    assert "--backend ray" in result.output

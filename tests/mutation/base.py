@@ -406,3 +406,14 @@ def monotone(group: dict) -> str | None:
 def where(path: tuple) -> str:
     """A data path as the dotted text findings use (`piles.tableau.build.0.require`)."""
     return ".".join(map(str, path))
+
+
+def misspelt_references(game: Shipped, rng: random.Random, paths: Iterable[tuple], names: Iterable[str]) -> list[Mutant]:
+    """One mutant for each of some of `paths`, the name found there misspelt so it is none of `names`."""
+    out = []
+    for path in pick(rng, paths):
+        data = game.fresh()
+        wrong = misspell(get_in(data, path), rng, names)
+        set_in(data, path, wrong)
+        out.append(standalone(data, f"{where(path)} names '{wrong}'"))
+    return out

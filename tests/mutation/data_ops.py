@@ -8,7 +8,7 @@ import copy
 from kallisti.model.macros import macro_names
 
 from .base import (BIG, RULE_KEYS, Shipped, add_clause, clause_expr, dealt, drop_last_row, freeze, fresh_name, get_in,
-                   live_rules, misspell, monotone, named_groups, operator, pick, piles, references, refuses_all, rename_group,
+                   live_rules, misspell, misspelt_references, monotone, named_groups, operator, pick, piles, references, refuses_all, rename_group,
                    rest_group, rest_size, row_cards, set_in, standalone, where, win_needs_all, win_needs_empty)
 
 GROUP_KEYS = ("role", "count", "tag", "deal", "prefill", "divert", "refill", "top_face_up", "reveal", "dealing", "build",
@@ -168,13 +168,7 @@ def overflowing_card_clause(game, rng):
 def misspelt_pile_reference(game, rng):
     """A place that names a pile group (`turn.to`, a `redeal`, `divert`, `refill`, `discard_to`, a move pattern's `from`
     or `to`) names it misspelt, which is no group."""
-    out = []
-    for path in pick(rng, references(game.data)):
-        data = game.fresh()
-        wrong = misspell(get_in(data, path), rng, list(piles(data)) + ["any"])
-        set_in(data, path, wrong)
-        out.append(standalone(data, f"{where(path)} names '{wrong}'"))
-    return out
+    return misspelt_references(game, rng, references(game.data), list(piles(game.data)) + ["any"])
 
 
 @operator("turn-to-itself", "turn-to-self")

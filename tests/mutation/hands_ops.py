@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .base import Shipped, fresh_name, get_in, misspell, operator, pick, set_in, standalone, where
+from .base import Shipped, fresh_name, get_in, misspell, misspelt_references, operator, pick, set_in, standalone, where
 
 TARGETS = ("all", "declarer", "others")
 MAX_SEATS = 12  # the most players `table.seats` may name
@@ -36,13 +36,7 @@ def grouping_references(game: Shipped) -> list[tuple]:
 def misspelt_grouping(game, rng):
     """A place that names a grouping (a multiple's `of`, a cripple's `by` or `beats`) names it misspelt, which is no
     grouping."""
-    out = []
-    for path in pick(rng, grouping_references(game)):
-        data = game.fresh()
-        wrong = misspell(get_in(data, path), rng, groupings(game))
-        set_in(data, path, wrong)
-        out.append(standalone(data, f"{where(path)} names '{wrong}'"))
-    return out
+    return misspelt_references(game, rng, grouping_references(game), groupings(game))
 
 
 @operator("multiple-of-multiple", "nested-multiple")

@@ -1,5 +1,5 @@
-"""Reporters for `kallisti validate`: the findings of each file as text, as JSON, or as GitHub Actions
-workflow commands."""
+"""Reporters for `kallisti validate` (the findings of each file as text, as JSON, or as GitHub Actions
+workflow commands), and how a command reports a ruleset it cannot load."""
 
 from __future__ import annotations
 
@@ -118,3 +118,13 @@ def render_github(results: list[FileResult]) -> str:
     lines = [github_command(f) for r in results for f in r.findings]
     lines.append(summary_line(results))
     return "\n".join(lines)
+
+
+def refuse(game: str, exc) -> "typer.Exit":
+    """Print a ruleset's load findings on stderr; the exit to raise: 2 when GAME names nothing (a usage
+    error), 1 when the ruleset it names is bad."""
+    import typer
+
+    for f in exc.findings:
+        typer.echo(str(f), err=True)
+    return typer.Exit(2 if any(f.code == "unknown-game" and f.pos.source == game for f in exc.findings) else 1)

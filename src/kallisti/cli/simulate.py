@@ -1,23 +1,34 @@
-"""`kallisti simulate GAME|FILE`: play many deals with a strategy and report the win rate."""
+"""`kallisti simulate GAME|FILE`: play many deals with a strategy or the solver and report the win rate."""
 
 from __future__ import annotations
 
 import json
 import sys
 from enum import Enum
+from pathlib import Path
 
 import typer
 
+from kallisti.cli.report import refuse
 from kallisti.errors import KallistiError
 from kallisti.interpreter.game import require_piles
 from kallisti.model.ruleset import load_ruleset
+from kallisti.solver.journal import JournalError
+from kallisti.solver.parallel import BackendUnavailable
 from kallisti.solver.simulate import DEFAULT_CAP, SimulationResult, simulate as run_simulation
+from kallisti.solver.solve import DEFAULT_STATES
 
 
 class Strategy(str, Enum):
     random = "random"
     greedy = "greedy"
     search = "search"
+    solver = "solver"
+
+
+class Backend(str, Enum):
+    local = "local"
+    ray = "ray"
 
 
 class Format(str, Enum):
@@ -25,20 +36,30 @@ class Format(str, Enum):
     json = "json"
 
 
-def render_text(result: SimulationResult, seed: int, cap: int) -> str:
+def render_text(result: SimulationResult, seed: int) -> str:
     low, high = result.ci95
     last = seed + result.deals - 1
     seeds = f"seed {seed}" if result.deals == 1 else f"seeds {seed}..{last}"
-    per_second = f", {result.deals / result.seconds:.1f} deals/s" if result.seconds > 0 else ""
-    return "\n".join([
-        f"{result.game}: {result.deals} deals ({seeds}), {result.strategy} strategy, cap {cap} moves",
-        f"  won     {result.won:>8}",
-        f"  lost    {result.lost:>8}",
-        f"  capped  {result.capped:>8}",
-        f"  moves   {result.moves:>8}",
-        f"  win rate {100 * result.win_rate:.1f}% (95% interval {100 * low:.1f}%–{100 * high:.1f}%)",
-        f"  time    {result.seconds:.2f}s{per_second}",
-    ])
+    played = result.deals - result.resumed
+    per_second = f", {played / result.seconds:.1f} deals/s" if result.seconds > 0 and played else ""
+    if result.solver:
+        limit = result.budget["seconds"]
+        how = f"solver, at most {result.budget['states']:,} positions" + (f" and {limit:g}s" if limit else "") + " a deal"
+        counts = [f"  lost    {result.lost:>8}   (no win exists)",
+                  f"  unknown {result.unknown:>8}   (the budget ran out first)"]
+    else:
+        how = f"{result.strategy} strategy, cap {result.budget['cap']} moves"
+        counts = [f"  lost    {result.lost:>8}", f"  capped  {result.capped:>8}"]
+    lines = [f"{result.game}: {result.deals} deals ({seeds}), {how}", f"  won     {result.won:>8}", *counts,
+             f"  moves   {result.moves:>8}"]
+    if result.solver:
+        lines.append(f"  mean    {result.mean_states:,.0f} positions searched and {result.mean_seconds:.3f}s a deal")
+    note = "; unknown deals counted lost for its low end, won for its high end" if result.unknown else ""
+    lines.append(f"  win rate {100 * result.win_rate:.1f}% (95% interval {100 * low:.1f}%–{100 * high:.1f}%{note})")
+    if result.resumed:
+        lines.append(f"  resumed {result.resumed} deals from the journal, played {played}")
+    lines.append(f"  time    {result.seconds:.2f}s{per_second}")
+    return "\n".join(lines)
 
 
 def render_matches(record: dict, seed: int) -> str:
@@ -61,17 +82,26 @@ def render_matches(record: dict, seed: int) -> str:
     return "\n".join(lines)
 
 
-def _run(rules, deals: int, seed: int, strategy: str, cap: int) -> SimulationResult:
+def _run(rules, deals: int, seed: int, strategy: str, **options) -> SimulationResult:
     """The simulation, with a progress bar on stderr when it is a terminal."""
     if not sys.stderr.isatty():
-        return run_simulation(rules, deals, seed, strategy, cap)
+        return run_simulation(rules, deals, seed, strategy, **options)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(f"{rules.name} ({strategy})", total=deals)
-        return run_simulation(rules, deals, seed, strategy, cap, progress=lambda _: bar.advance(task))
+        return run_simulation(rules, deals, seed, strategy, progress=lambda _: bar.advance(task), **options)
+
+
+def _patience_only(strategy, jobs, resume, backend) -> None:
+    """Refuse the options that only a patience played alone takes."""
+    given = [name for name, on in [("--strategy solver", strategy == Strategy.solver), ("--jobs", jobs not in (None, 1)),
+                                   ("--resume", resume is not None), ("--backend ray", backend == Backend.ray)] if on]
+    if given:
+        typer.echo(f"{given[0]} is for patiences played alone, not for matches or table games", err=True)
+        raise typer.Exit(2)
 
 
 def _simulate_table(rules, rounds: int, seed: int, players: str, format) -> int:
@@ -109,37 +139,65 @@ def simulate(
     deals: int = typer.Option(100, "--deals", "-n", min=1, help="How many deals to play."),
     seed: int = typer.Option(1, "--seed", "-s", min=0, help="Seed of the first deal; the others follow it."),
     strategy: Strategy = typer.Option(None, "--strategy", help="How moves are chosen (default: greedy for a patience, "
-                                      "search for the bots of a match)."),
+                                      "search for the bots of a match); solver: search each deal with every card known."),
     cap: int = typer.Option(DEFAULT_CAP, "--cap", min=1, help="Most moves per deal; a deal that reaches it is `capped`."),
+    states: int = typer.Option(DEFAULT_STATES, "--states", min=1,
+                               help="The solver: most positions to search a deal; beyond it the deal is `unknown`."),
+    seconds: float | None = typer.Option(None, "--seconds", min=0.001, help="The solver: also stop a deal after this "
+                                         "many seconds (then `unknown` depends on the machine)."),
+    jobs: int | None = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes (default 1); with the Ray "
+                                    "backend, the CPUs of the local Ray instance (default all)."),
+    resume: Path | None = typer.Option(None, "--resume", dir_okay=False, help="A JSONL journal: each finished deal is "
+                                       "appended to it, and the deals it holds already are not played again."),
+    backend: Backend = typer.Option(Backend.local, "--backend", help="Where deals are played: local processes, or "
+                                    "Ray (pip install 'kallisti\\[ray]')."),
+    ray_address: str | None = typer.Option(None, "--ray-address", help="The Ray cluster to use (default: start a "
+                                           "local Ray instance)."),
     format: Format = typer.Option(Format.text, "--format", help="Output format."),
     players: str = typer.Option("cautious,bold,cautious,bold", "--players",
                                 help="A table game's bots, one per seat in turn order: cautious or bold."),
 ) -> None:
     """Play many deals with a strategy and report how many were won, with a 95% confidence interval.
 
+    With `--strategy solver` each deal is searched with every card known, within `--states`
+    positions: won, lost (no win exists) or unknown (the budget ran out), and the interval counts the
+    unknown deals lost for its low end and won for its high end. The totals are the same whatever
+    `--jobs` and `--backend` are (with `--seconds`, unknown deals depend on the machine).
+
     For a game of several players, each "deal" is one whole match between bots, and the report
     gives every seat's wins and mean score and the rule changes the bots imposed on each other.
     For a table game (Cripple Mr Onion), each "deal" is one round between bots, the winner dealing
     the next, and the report gives each seat's wins and the groupings that won.
     """
+    if ray_address is not None and backend != Backend.ray:
+        raise typer.BadParameter("a Ray cluster's address needs --backend ray", param_hint="--ray-address")
     try:
         rules = load_ruleset(game)
         if rules.table is not None and not rules.pile_count:
+            _patience_only(strategy, jobs, resume, backend)
             raise typer.Exit(_simulate_table(rules, deals, seed, players, format))
         require_piles(rules)
     except KallistiError as exc:
-        for f in exc.findings:
-            typer.echo(str(f), err=True)
-        raise typer.Exit(2 if any(f.code == "unknown-game" and f.pos.source == game for f in exc.findings) else 1)
+        raise refuse(game, exc) from None
     if rules.match is not None:
         from kallisti.solver.simulate import simulate_matches
 
+        _patience_only(strategy, jobs, resume, backend)
         result = simulate_matches(rules, deals, seed, (strategy or Strategy.search).value)
         record = result.as_dict()
         typer.echo(json.dumps(record, ensure_ascii=False) if format == Format.json else render_matches(record, seed))
         return
-    result = _run(rules, deals, seed, (strategy or Strategy.greedy).value, cap)
+    try:
+        result = _run(rules, deals, seed, (strategy or Strategy.greedy).value, cap=cap, states=states, seconds=seconds,
+                      jobs=jobs, backend=backend.value, address=ray_address, journal=resume)
+    except (JournalError, BackendUnavailable) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        again = f"; the finished deals are in {resume}, and the same command goes on from there" if resume else ""
+        typer.echo(f"interrupted{again}", err=True)
+        raise typer.Exit(130) from None
     if format == Format.json:
         typer.echo(json.dumps(result.as_dict(), ensure_ascii=False))
     else:
-        typer.echo(render_text(result, seed, cap))
+        typer.echo(render_text(result, seed))

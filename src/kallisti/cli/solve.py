@@ -7,6 +7,7 @@ from enum import Enum
 
 import typer
 
+from kallisti.cli.report import refuse
 from kallisti.errors import KallistiError
 from kallisti.interpreter.game import require_piles
 from kallisti.model.ruleset import load_ruleset
@@ -58,9 +59,7 @@ def solve(
         rules = load_ruleset(game)
         require_piles(rules)
     except KallistiError as exc:
-        for f in exc.findings:
-            typer.echo(str(f), err=True)
-        raise typer.Exit(2 if any(f.code == "unknown-game" and f.pos.source == game for f in exc.findings) else 1)
+        raise refuse(game, exc) from None
     if rules.match is not None:
         typer.echo(f"{rules.name} is played by several players; `solve` searches patiences played alone", err=True)
         raise typer.Exit(2)

@@ -1,39 +1,55 @@
 """Play many deals of a ruleset with a strategy and count the outcomes, with a confidence interval.
 
 Deal `i` of a run uses the seed `seed + i` both for the shuffle and for the strategy's own random
-stream, so a run is fully determined by (ruleset, deals, seed, strategy, cap), and any single deal
-of it can be replayed on its own.
+stream (the solver has none), so a run is fully determined by (ruleset, deals, seed, strategy and
+its budget: the move cap, or the solver's positions), and any single deal of it can be replayed on
+its own. Deals may be played in other processes or on a Ray cluster (`kallisti.solver.parallel`) and
+recorded in a journal that an interrupted run resumes from (`kallisti.solver.journal`); the outcomes
+are merged in seed order, so the totals are the same however the deals were played.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import time
-from dataclasses import dataclass, field
+from contextlib import closing
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from kallisti.interpreter.game import Game
-from kallisti.solver.strategies import make_strategy
+from kallisti.interpreter.save import ruleset_hash
+from kallisti.solver.journal import Journal, JournalError
+from kallisti.solver.parallel import outcomes as played_outcomes
+from kallisti.solver.solve import DEFAULT_STATES, NO_WIN, WON as SOLVED, SearchOptions, solve
+from kallisti.solver.strategies import STRATEGIES, make_strategy
 
 DEFAULT_CAP = 2000
+SOLVER = "solver"
 
-WON, LOST, CAPPED = "won", "lost", "capped"
+WON, LOST, CAPPED, UNKNOWN = "won", "lost", "capped", "unknown"
 
 
 @dataclass(frozen=True)
 class DealOutcome:
-    """How one deal ended: `won`, `lost` or `capped`, after how many player moves."""
+    """How one deal ended: `won`, `lost`, `capped` (a strategy's move cap) or `unknown` (the solver's budget), after
+    how many player moves (the solver: its winning line's); the solver's positions searched, and the seconds taken."""
 
     seed: int
     outcome: str
     moves: int
+    states: int = 0
+    seconds: float = field(default=0.0, compare=False)
 
 
 class WinRate:
-    """The win rate of `won` out of `deals`, and its 95% Wilson interval."""
+    """The win rate of `won` out of `deals`, and its 95% Wilson interval, made conservative by the `unknown` deals:
+    its low end counts them lost and its high end counts them won."""
 
     won: int
     deals: int
+    unknown = 0
 
     @property
     def win_rate(self) -> float:
@@ -41,7 +57,45 @@ class WinRate:
 
     @property
     def ci95(self) -> tuple[float, float]:
-        return wilson(self.won, self.deals)
+        return wilson(self.won, self.deals)[0], wilson(self.won + self.unknown, self.deals)[1]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How every deal of a run is played: the strategy, its move cap, and the solver's budget."""
+
+    strategy: str
+    cap: int = DEFAULT_CAP
+    states: int = DEFAULT_STATES  # the solver's most positions a deal
+    seconds: float | None = None  # the solver's most seconds a deal (then `unknown` depends on the machine)
+
+    def __post_init__(self):
+        if self.strategy not in (*STRATEGIES, SOLVER):
+            raise ValueError(f"unknown strategy {self.strategy!r}; choose from {', '.join((*STRATEGIES, SOLVER))}")
+        if self.cap < 0:
+            raise ValueError("cap must not be negative")
+        if self.states < 1:
+            raise ValueError("states must be at least 1")
+
+    @property
+    def budget(self) -> dict:
+        """What bounds a deal: the solver's positions and seconds, or a strategy's moves."""
+        return {"states": self.states, "seconds": self.seconds} if self.strategy == SOLVER else {"cap": self.cap}
+
+    @property
+    def per_task(self) -> int:
+        """The most deals a worker plays in one task: one for the solver (a deal may take minutes), else 16."""
+        return 1 if self.strategy == SOLVER else 16
+
+    def play(self, rules, seed: int) -> DealOutcome:
+        """Play the deal `seed` to its end."""
+        if self.strategy != SOLVER:
+            start = time.perf_counter()
+            o = play_deal(rules, seed, self.strategy, self.cap)
+            return DealOutcome(seed, o.outcome, o.moves, seconds=time.perf_counter() - start)
+        s = solve(rules, seed, SearchOptions(states=self.states, seconds=self.seconds))
+        outcome = WON if s.verdict == SOLVED else LOST if s.verdict == NO_WIN else UNKNOWN
+        return DealOutcome(seed, outcome, len(s.line), s.states, s.seconds)
 
 
 @dataclass(frozen=True)
@@ -57,10 +111,35 @@ class SimulationResult(WinRate):
     moves: int
     seconds: float
     outcomes: tuple[DealOutcome, ...] = field(default=(), repr=False)
+    unknown: int = 0
+    budget: dict = field(default_factory=dict)
+    resumed: int = 0  # deals taken from a journal rather than played by this run
+
+    @classmethod
+    def of(cls, game: str, plan: Plan, outcomes: list[DealOutcome], seconds: float, resumed: int = 0):
+        """The totals of these outcomes."""
+        count = {WON: 0, LOST: 0, CAPPED: 0, UNKNOWN: 0}
+        for o in outcomes:
+            count[o.outcome] += 1
+        return cls(game=game, strategy=plan.strategy, deals=len(outcomes), won=count[WON], lost=count[LOST],
+                   capped=count[CAPPED], moves=sum(o.moves for o in outcomes), seconds=seconds, outcomes=tuple(outcomes),
+                   unknown=count[UNKNOWN], budget=plan.budget, resumed=resumed)
+
+    @property
+    def solver(self) -> bool:
+        return self.strategy == SOLVER
+
+    @property
+    def mean_states(self) -> float:
+        return sum(o.states for o in self.outcomes) / self.deals if self.deals else 0.0
+
+    @property
+    def mean_seconds(self) -> float:
+        return sum(o.seconds for o in self.outcomes) / self.deals if self.deals else 0.0
 
     def as_dict(self) -> dict:
         low, high = self.ci95
-        return {
+        record = {
             "game": self.game,
             "strategy": self.strategy,
             "deals": self.deals,
@@ -71,7 +150,12 @@ class SimulationResult(WinRate):
             "seconds": round(self.seconds, 3),
             "win_rate": self.win_rate,
             "ci95": [low, high],
+            "unknown": self.unknown,
         }
+        if self.solver:
+            record.update(states=sum(o.states for o in self.outcomes), mean_states=round(self.mean_states, 1),
+                          mean_seconds=round(self.mean_seconds, 4), budget=self.budget)
+        return record
 
 
 def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -131,27 +215,53 @@ def play_deal(rules, seed: int, strategy: str, cap: int = DEFAULT_CAP) -> DealOu
 
 
 def simulate(rules, deals: int, seed: int, strategy: str, cap: int = DEFAULT_CAP,
-             progress: Callable[[DealOutcome], None] | None = None) -> SimulationResult:
-    """Play `deals` games with seeds `seed`, `seed + 1`, …; `progress` is told after each one."""
+             progress: Callable[[DealOutcome], None] | None = None, *, states: int = DEFAULT_STATES,
+             seconds: float | None = None, jobs: int | None = None, backend: str = "local", address: str | None = None,
+             journal: str | Path | None = None) -> SimulationResult:
+    """Play `deals` games with seeds `seed`, `seed + 1`, …; `progress` is told after each one (first of the deals a
+    journal already holds, then of each deal played, as it finishes).
+
+    `states` and `seconds` are the solver's budget a deal; `jobs`, `backend` and `address` say where the deals are
+    played (`kallisti.solver.parallel.outcomes`); with `journal`, a JSONL file, each finished deal is appended to it
+    and the deals it already holds are not played again (a JournalError if it records another run).
+    """
     if deals < 0:
         raise ValueError("deals must not be negative")
-    if cap < 0:
-        raise ValueError("cap must not be negative")
-    make_strategy(strategy, seed)  # refuse an unknown strategy before any work
+    plan = Plan(strategy, cap, states, seconds)  # refuses an unknown strategy before any work
+    header = {"game": rules.name, "ruleset": fingerprint(rules), "strategy": strategy, "seed": seed, "deals": deals,
+              "budget": plan.budget}
     start = time.perf_counter()
-    outcomes = []
-    for i in range(deals):
-        result = play_deal(rules, seed + i, strategy, cap)
-        outcomes.append(result)
-        if progress is not None:
-            progress(result)
-    seconds = time.perf_counter() - start
-    count = {WON: 0, LOST: 0, CAPPED: 0}
-    for o in outcomes:
-        count[o.outcome] += 1
-    return SimulationResult(
-        game=rules.name, strategy=strategy, deals=deals, won=count[WON], lost=count[LOST], capped=count[CAPPED],
-        moves=sum(o.moves for o in outcomes), seconds=seconds, outcomes=tuple(outcomes))
+    with Journal(journal, header) as log:
+        done = {}
+        for s, record in log.deals.items():
+            done[s] = _recorded(record, journal)
+            if progress is not None:
+                progress(done[s])
+        todo = [s for s in range(seed, seed + deals) if s not in done]
+        with closing(played_outcomes(rules, plan, todo, jobs, backend, address)) as played:  # closed at once on ^C
+            for outcome in played:
+                done[outcome.seed] = outcome
+                log.append(asdict(outcome))
+                if progress is not None:
+                    progress(outcome)
+    outcomes = [done[s] for s in range(seed, seed + deals)]
+    return SimulationResult.of(rules.name, plan, outcomes, time.perf_counter() - start, deals - len(todo))
+
+
+def _recorded(record: dict, journal) -> DealOutcome:
+    """A deal as a journal recorded it."""
+    try:
+        outcome = DealOutcome(**record)
+    except TypeError:
+        outcome = None
+    if outcome is None or outcome.outcome not in (WON, LOST, CAPPED, UNKNOWN):
+        raise JournalError(f"{journal}: not a deal of `kallisti simulate`: {json.dumps(record)}")
+    return outcome
+
+
+def fingerprint(rules) -> str:
+    """A short hash of the resolved ruleset, as saves record it: a journal of other rules is not resumed."""
+    return ruleset_hash(rules.plain())[:16]
 
 
 @dataclass(frozen=True)

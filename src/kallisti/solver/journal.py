@@ -1,0 +1,85 @@
+"""The journal of a simulation run: a JSONL file, a header line then one line per finished deal, that a run resumes from."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+FORMAT = "kallisti-simulate"
+
+
+class JournalError(ValueError):
+    """A journal that cannot be resumed: written by another run, or damaged before its last line."""
+
+
+class Journal:
+    """Appends each finished deal to a JSONL file as one line, flushed at once; `deals` holds the deals (seed ->
+    record) the file held already. With no path, it records nothing.
+
+    The first line is the header: the run's game, ruleset hash, strategy, seed, deals and budget; a file whose header
+    differs is refused, so a resumed run plays the same deals as the run it goes on with. A last line cut short (the
+    run was stopped while writing it) is dropped, and that deal played again.
+    """
+
+    def __init__(self, path: str | Path | None, header: dict):
+        self.path = None if path is None else Path(path)
+        self.header = {"format": FORMAT, **header}
+        self.deals: dict[int, dict] = {}
+        self._file = None
+
+    def __enter__(self) -> Journal:
+        if self.path is None:
+            return self
+        kept = self._read() if self.path.exists() else 0
+        self._file = open(self.path, "ab")
+        self._file.truncate(kept)  # drop a line cut short
+        if not kept:
+            self._write(self.header)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def append(self, record: dict) -> None:
+        """Record one finished deal."""
+        if self._file is not None:
+            self._write(record)
+
+    def _write(self, record: dict) -> None:
+        self._file.write((json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8"))
+        self._file.flush()
+
+    def _read(self) -> int:
+        """Read the header and the deals; the bytes of the whole lines to keep (0: start the file afresh)."""
+        data = self.path.read_bytes()
+        end = data.rfind(b"\n") + 1  # a last line without its newline was cut short
+        lines = data[:end].splitlines()
+        if not lines:
+            return 0
+        header = self._parse(lines[0], 1)
+        if header.get("format") != FORMAT:
+            raise JournalError(f"{self.path} is not a journal of `kallisti simulate` (its first line is no header)")
+        for key, ours in self.header.items():
+            if header.get(key) != ours:
+                raise JournalError(f"{self.path} records another run ({key} {json.dumps(header.get(key))} there, "
+                                   f"{json.dumps(ours)} here): resume with the same game, strategy, seed, deals and "
+                                   "budget, or give a new file")
+        first, count = self.header["seed"], self.header["deals"]
+        for number, line in enumerate(lines[1:], start=2):
+            record = self._parse(line, number)
+            seed = record.get("seed")
+            if not isinstance(seed, int) or not first <= seed < first + count:
+                raise JournalError(f"{self.path}:{number}: no deal of this run (seed {json.dumps(seed)})")
+            self.deals.setdefault(seed, record)
+        return end
+
+    def _parse(self, line: bytes, number: int) -> dict:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            record = None
+        if not isinstance(record, dict):
+            raise JournalError(f"{self.path}:{number}: not a JSON object")
+        return record

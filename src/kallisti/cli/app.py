@@ -32,6 +32,8 @@ def _register() -> None:
     app.command("check")(check_cli.check)
     from kallisti.cli import solve as solve_cli
     app.command("solve")(solve_cli.solve)
+    from kallisti.cli import winnability as winnability_cli
+    app.command("report")(winnability_cli.report)
 
 
 _register()

@@ -1,0 +1,44 @@
+"""`kallisti report --deals N DIR`: the winnability table of the shipped patiences, as Markdown and an SVG chart."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from kallisti.interpreter.save import write_atomic
+from kallisti.solver.solve import DEFAULT_STATES
+from kallisti.solver.winnability import bar_chart, markdown, patiences, winnability
+
+
+def report(
+    folder: Path = typer.Argument(..., metavar="DIR", help="Where to write winnability.md and winnability.svg."),
+    deals: int = typer.Option(200, "--deals", "-n", min=1, help="Deals 1..N of each game."),
+    states: int = typer.Option(DEFAULT_STATES, "--states", min=1, help="The solver's budget of positions a deal."),
+    jobs: int | None = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes (default: one per CPU)."),
+    games: list[str] = typer.Option(None, "--game", help="Only these games (repeatable); default: every shipped patience."),
+) -> None:
+    """Solve deals 1..N of every shipped patience with every card known, and write the table of win rates.
+
+    Each game's finished deals are kept in DIR/journals/GAME.jsonl, so a report stopped part-way goes
+    on where it stopped when the same command is given again. The table states the budget and the
+    command that regenerates it; a game with more than a fifth of its deals unknown is marked out of
+    reach at this budget.
+    """
+    names = games or patiences()
+    journals = folder / "journals"
+    journals.mkdir(parents=True, exist_ok=True)
+    progress = None
+    if sys.stderr.isatty():
+        progress = lambda game, outcome: typer.echo(f"\r{game}: seed {outcome.seed} {outcome.outcome}   ", err=True, nl=False)  # noqa: E731
+    rows = winnability(names, deals, states, jobs, journals, progress)
+    only = "".join(f" --game {g}" for g in games or ())
+    command = f"kallisti report --deals {deals} --states {states}{only} {folder}"
+    write_atomic(folder / "winnability.md", markdown(rows, deals, states, command))
+    write_atomic(folder / "winnability.svg", bar_chart(rows))
+    for row in rows:
+        r = row.result
+        rate = "out of reach" if row.out_of_reach else f"{100 * r.won / r.deals:.1f}%"
+        typer.echo(f"{r.game:24} won {r.won:>5}  lost {r.lost:>5}  unknown {r.unknown:>5}  {rate}")
+    typer.echo(f"wrote {folder / 'winnability.md'} and {folder / 'winnability.svg'}")

@@ -6,7 +6,7 @@ Usage: python benchmarks/solver.py [--states N] [--resolve GAME] [--seeds K] [--
 The first part searches fixed deals of Forty Thieves, Spider and Decade with a budget of N positions
 each and prints the verdict, positions, seconds and positions per second. The second part, with
 `--resolve GAME`, solves seeds 1..K of GAME with a limit of S seconds each (and no position budget
-beyond memory), J deals at a time in separate processes, and prints how many were resolved.
+beyond memory), J deals at a time in worker processes (as `simulate --jobs` plays them), and prints how many were resolved.
 """
 
 from __future__ import annotations
@@ -14,13 +14,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from kallisti.model.ruleset import load_ruleset  # noqa: E402
-from kallisti.solver.solve import NO_WIN, UNKNOWN, WON, SearchOptions, solve  # noqa: E402
+from kallisti.solver.parallel import outcomes  # noqa: E402
+from kallisti.solver.simulate import LOST, SOLVER, UNKNOWN, WON, Plan  # noqa: E402
+from kallisti.solver.solve import SearchOptions, solve  # noqa: E402
 
 FIXED = [("forty-thieves", 5), ("forty-thieves", 1), ("spider", 1), ("decade", 1), ("decade", 2)]
 
@@ -35,22 +36,17 @@ def fixed_deals(states: int) -> None:
               f"{rate:9,.0f} positions/s")
 
 
-def _solve_one(args) -> tuple[int, str, int, float]:
-    game, seed, seconds = args
-    result = solve(load_ruleset(game), seed, SearchOptions(states=10**9, seconds=seconds))
-    return seed, result.verdict, result.states, result.seconds
-
-
 def resolve(game: str, seeds: int, seconds: float, jobs: int) -> None:
     print(f"{game}: seeds 1..{seeds}, at most {seconds:g} s each, {jobs} at a time")
     start = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        results = sorted(pool.map(_solve_one, [(game, s, seconds) for s in range(1, seeds + 1)]))
-    counts = {v: sum(1 for r in results if r[1] == v) for v in (WON, NO_WIN, UNKNOWN)}
-    for seed, verdict, states, took in results:
-        print(f"  seed {seed:<4} {verdict:8} {states:>10,} positions {took:7.1f} s")
-    resolved = counts[WON] + counts[NO_WIN]
-    print(f"  resolved {resolved} of {seeds} ({counts[WON]} won, {counts[NO_WIN]} no win, {counts[UNKNOWN]} unknown) "
+    plan = Plan(SOLVER, states=10**9, seconds=seconds)  # the time limit alone bounds each deal
+    results = sorted(outcomes(load_ruleset(game), plan, list(range(1, seeds + 1)), jobs), key=lambda o: o.seed)
+    counts = {v: sum(1 for o in results if o.outcome == v) for v in (WON, LOST, UNKNOWN)}
+    for o in results:
+        verdict = "no win" if o.outcome == LOST else o.outcome
+        print(f"  seed {o.seed:<4} {verdict:8} {o.states:>10,} positions {o.seconds:7.1f} s")
+    resolved = counts[WON] + counts[LOST]
+    print(f"  resolved {resolved} of {seeds} ({counts[WON]} won, {counts[LOST]} no win, {counts[UNKNOWN]} unknown) "
           f"in {time.perf_counter() - start:.0f} s")
 
 

@@ -85,6 +85,11 @@ class Deck:
         self.kind = kind + [-1]
         self.marks = mark + [frozenset()]
         self.kinds = len(self.suits) * len(self.ranks)
+        # One card of each kind, by kind, the first in the pack: twin cards of a multi-pack deck behave alike,
+        # so whatever holds for one holds for its twins.
+        self.representative: dict[int, int] = {}
+        for c in range(self.size):
+            self.representative.setdefault(kind[c], c)
         self._stand_ins: dict[tuple, int] = {}
 
     def stand_in(self, card: int, values: tuple[int, ...], rank: int | None = None) -> int:

@@ -92,7 +92,7 @@ def _cases(deck, uses) -> list[C.Ctx] | None:
     """A context for every combination of the variables in `uses`, or None when they cannot all be tried."""
     if not uses <= JUDGED:
         return None
-    kinds = _kind_representatives(deck)
+    kinds = list(deck.representative.values())
     ranges = {"card": kinds, "top": kinds, "count": range(1, deck.size + 1)}
     names = sorted(uses)
     total = 1
@@ -125,11 +125,3 @@ def _outcome(deck, clause, uses: frozenset) -> tuple[bool, ...] | None:
     if len(_outcomes) < MAX_MEMO:
         _outcomes[key] = values
     return values
-
-
-def _kind_representatives(deck) -> list[int]:
-    """One card of each kind (twin cards of a double pack behave alike)."""
-    seen: dict[int, int] = {}
-    for c in range(deck.size):
-        seen.setdefault(deck.kind[c], c)
-    return list(seen.values())

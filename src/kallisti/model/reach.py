@@ -31,6 +31,7 @@ class Flow:
     gives: bool  # some rule lets a card leave it
     receives: bool  # some rule lets a card reach it
     open: bool = False  # cards may land on it other than by its build and empty rules (or those read the position)
+    start: set[int] = field(default_factory=set)  # kinds an empty pile of it may take, or be prefilled with
     landing: set[int] = field(default_factory=set)  # kinds that can land on it, when not `open`
 
 
@@ -83,14 +84,14 @@ def group_flows(rules) -> dict[str, Flow]:
         prefilled = _prefilled(deck, g)
         receives = fed[name] or bool(empty_kinds) or (builds and dealt[name] > 0)
         gives = drained[name] or _allows_some_take(deck, g.take)
-        flow = Flow(dealt[name], gives, receives)
+        flow = Flow(dealt[name], gives, receives, start=empty_kinds | prefilled)
         dealt_unknown = dealt[name] > (len(g.piles) if prefilled else 0)  # shuffled cards: any kind
         # A run that lands brings cards its build rule never judged (only its bottom card is `card`).
         runs_land = bool(runs_leave - {name}) and not (
             _one_card_at_a_time(deck, g.build) and _one_card_at_a_time(deck, g.empty))
         flow.open = fed[name] or dealt_unknown or runs_land
         if not flow.open:
-            flow.landing = _closure(deck, g.build, empty_kinds | prefilled)
+            flow.landing = _closure(deck, g.build, flow.start)
         flows[name] = flow
     return flows
 
@@ -117,17 +118,9 @@ def _dealt(rules) -> dict[str, int]:
     return counts
 
 
-def _real_kinds(deck) -> dict[int, int]:
-    """One card of each kind, by kind."""
-    reps: dict[int, int] = {}
-    for c in range(deck.size):
-        reps.setdefault(deck.kind[c], c)
-    return reps
-
-
 def _kinds_allowed_empty(deck, rule) -> set[int]:
     """The kinds an empty pile may take (a superset when the rule also reads the position)."""
-    reps = _real_kinds(deck)
+    reps = deck.representative
     if rule.never:
         return set()
     if rule.card_table is None:
@@ -190,7 +183,7 @@ def _closure(deck, build, start: set[int]) -> set[int]:
 
 def _build_edges(deck, rule) -> dict[int, list[int]]:
     """Kind of a top card -> kinds that may go on it (a superset when the rule also reads the position)."""
-    reps = _real_kinds(deck)
+    reps = deck.representative
     if rule.never:
         return {}
     if rule.pair_table is None:
@@ -315,7 +308,7 @@ def _everything_on_findings(rules, flows, targets: list[str], text: str, at) -> 
         return findings
     deck = rules.deck
     landing = set().union(*(flows[t].landing for t in targets))
-    missing = [c for k, c in _real_kinds(deck).items() if k not in landing]
+    missing = [c for k, c in deck.representative.items() if k not in landing]
     if missing:
         more = f" (and {len(missing) - 1} other kinds of card)" if len(missing) > 1 else ""
         findings.append(Finding("win-unreachable", f"no rule lets the {deck.name(missing[0])}{more} reach {where}, "
@@ -325,7 +318,7 @@ def _everything_on_findings(rules, flows, targets: list[str], text: str, at) -> 
     capacity = 0
     for t in targets:
         g = rules.groups[t]
-        chain = _longest_chain(deck, g.build, _kinds_allowed_empty(deck, g.empty) | _prefilled(deck, g))
+        chain = _longest_chain(deck, g.build, flows[t].start)
         if chain is None:
             return findings
         capacity += chain * len(g.piles)
@@ -343,7 +336,7 @@ def _prefilled(deck, group) -> set[int]:
         return set()
     ctx = C.Ctx()
     out = set()
-    for k, c in _real_kinds(deck).items():
+    for k, c in deck.representative.items():
         ctx.card = c
         if group.prefill(ctx):
             out.add(k)

@@ -458,9 +458,7 @@ def load_ruleset(ref: str | Path, text: str | None = None) -> Ruleset:
 
 def _move_tables(rules: Ruleset):
     deck = rules.deck
-    reps: dict[int, int] = {}
-    for c in range(deck.size):
-        reps.setdefault(deck.kind[c], c)
+    reps = deck.representative
     onto, empty_ok, take_max, take_counts = [], [], [], []
     for g in rules.groups.values():
         b = g.build

@@ -274,9 +274,7 @@ def _blockers(rules, home_groups) -> dict | None:
     """For each kind of card, the kinds that some group outside home could build on it; None when a
     build rule reads the position (then no move can be proved safe)."""
     deck = rules.deck
-    reps: dict[int, int] = {}
-    for c in range(deck.size):
-        reps.setdefault(deck.kind[c], c)
+    reps = deck.representative
     out: dict[int, set] = {k: set() for k in reps}
     for name, g in rules.groups.items():
         if name in home_groups or g.build.never:

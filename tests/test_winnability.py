@@ -55,3 +55,20 @@ def test_a_report_goes_on_from_its_journals(tmp_path):
     assert len(journal) == 3  # the header and a line a deal
     again = report(tmp_path, "--deals", "2", "--states", "300", "--game", "decade")
     assert again.output == first.output
+
+
+def test_only_games_cheap_over_their_first_deals_go_on_to_all_the_deals(tmp_path):
+    result = report(tmp_path, "--deals", "6", "--at-least", "2", "--cheap", "200", "--states", "500",
+                    "--game", "decade", "--game", "lucas")
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "winnability.md").read_text(encoding="utf-8")
+    assert "deals 1–6 of each game whose first 2 deals cost at most 200 positions a deal on average, and deals 1–2" in text
+    assert "Regenerate: `kallisti report --deals 6 --at-least 2 --cheap 200 --states 500 --game decade --game lucas " in text
+    rows = table_rows(text)
+    assert rows["Decade"][0] == "6"  # Decade's deals are settled in a few positions each
+    assert rows["Lucas"][0] == "2"  # Lucas's first deals use up their budget: it stays at two
+    assert (tmp_path / "journals" / "decade.more.jsonl").exists()
+    assert not (tmp_path / "journals" / "lucas.more.jsonl").exists()
+    again = report(tmp_path, "--deals", "6", "--at-least", "2", "--cheap", "200", "--states", "500",
+                   "--game", "decade", "--game", "lucas")
+    assert again.output == result.output  # resumed from both journals

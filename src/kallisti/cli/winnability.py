@@ -9,13 +9,17 @@ import typer
 
 from kallisti.interpreter.save import write_atomic
 from kallisti.solver.solve import DEFAULT_STATES
-from kallisti.solver.winnability import bar_chart, markdown, patiences, winnability
+from kallisti.solver.winnability import CHEAP, bar_chart, markdown, patiences, winnability
 
 
 def report(
     folder: Path = typer.Argument(..., metavar="DIR", help="Where to write winnability.md and winnability.svg."),
     deals: int = typer.Option(200, "--deals", "-n", min=1, help="Deals 1..N of each game."),
     states: int = typer.Option(DEFAULT_STATES, "--states", min=1, help="The solver's budget of positions a deal."),
+    at_least: int | None = typer.Option(
+        None, "--at-least", min=1, help="Play deals 1..M of each game first, and go on to N only where they were cheap."),
+    cheap: int = typer.Option(CHEAP, "--cheap", min=0,
+                              help="With --at-least: the mean positions a deal at or under which a game goes on to N."),
     jobs: int | None = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes (default: one per CPU)."),
     games: list[str] = typer.Option(None, "--game", help="Only these games (repeatable); default: every shipped patience."),
 ) -> None:
@@ -25,6 +29,9 @@ def report(
     on where it stopped when the same command is given again. The table states the budget and the
     command that regenerates it; a game with more than a fifth of its deals unknown is marked out of
     reach at this budget.
+
+    With --at-least M, each game plays deals 1..M first, and only the games whose mean cost over them is at
+    most --cheap positions a deal go on to N: a large sample where it is cheap, M deals elsewhere.
     """
     names = games or patiences()
     journals = folder / "journals"
@@ -32,10 +39,11 @@ def report(
     progress = None
     if sys.stderr.isatty():
         progress = lambda game, outcome: typer.echo(f"\r{game}: seed {outcome.seed} {outcome.outcome}   ", err=True, nl=False)  # noqa: E731
-    rows = winnability(names, deals, states, jobs, journals, progress)
+    rows = winnability(names, deals, states, jobs, journals, progress, at_least, cheap)
     only = "".join(f" --game {g}" for g in games or ())
-    command = f"kallisti report --deals {deals} --states {states}{only} {folder}"
-    write_atomic(folder / "winnability.md", markdown(rows, deals, states, command))
+    staged = "" if at_least is None else f" --at-least {at_least}" + ("" if cheap == CHEAP else f" --cheap {cheap}")
+    command = f"kallisti report --deals {deals}{staged} --states {states}{only} {folder}"
+    write_atomic(folder / "winnability.md", markdown(rows, deals, states, command, at_least, cheap))
     write_atomic(folder / "winnability.svg", bar_chart(rows))
     for row in rows:
         r = row.result

@@ -127,7 +127,7 @@ class _Search:
         game = self.game
         if self._visit():
             return True
-        stack = [self._children()]  # per step on the path, the moves still to try after it
+        stack = [self._children(None)]  # per step on the path, the moves still to try after it
         while stack:
             nxt = next(stack[-1], None)
             if nxt is None:
@@ -145,7 +145,7 @@ class _Search:
                 self._undo()
                 line.pop()
                 continue
-            stack.append(self._children())
+            stack.append(self._children(nxt))
         return False
 
     def _visit(self) -> bool | None:
@@ -169,15 +169,30 @@ class _Search:
             return None
         return False
 
-    def _children(self):
+    def _children(self, last: int | None):
+        """The moves to try from this position, best first; `last` is the step that led here (None at the start)."""
         game = self.game
         moves = self._moves
         safe = self._safe_move(moves) if self.shape.safe else None
         if safe is not None:
             return iter([safe])
+        back = self._reverse(last)
+        if back is not None and back in moves:  # it leads back to the position before, which is on the path
+            moves = [m for m in moves if m != back]
         # Ties go to the lower move number: the engine's order of legal moves depends on the way the
         # position was reached, and the search must not.
         return iter(sorted(moves, key=lambda m: (-move_score(game, m), m)))
+
+    def _reverse(self, last: int | None) -> int | None:
+        """The move that puts back exactly what step `last` did: the same cards moved back, when the step was
+        that one card move alone (nothing automatic after it) and it turned no card face up."""
+        if last is None:
+            return None
+        records = self.game.history[-1]
+        if len(records) != 1 or len(records[0]) != 2 or records[0][1]:
+            return None
+        kind, src, dst, n = self.game.decode(last)
+        return self.game.encode(dst, src, n) if kind == "move" else None
 
     def _undo(self) -> None:
         self.game.take_back_step()

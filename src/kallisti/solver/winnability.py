@@ -9,9 +9,10 @@ from typing import Callable
 
 from kallisti.model.loader import shipped_games
 from kallisti.model.ruleset import load_ruleset
-from kallisti.solver.simulate import SimulationResult, simulate
+from kallisti.solver.simulate import SOLVER, Plan, SimulationResult, simulate
 
 OUT_OF_REACH = 0.2  # a row with more unknown deals than this share gets no rate
+CHEAP = 2_000  # mean positions a deal at or under which a game is cheap enough to play all its deals
 
 
 @dataclass(frozen=True)
@@ -37,25 +38,47 @@ def patiences() -> list[str]:
 
 
 def winnability(games: list[str], deals: int, states: int, jobs: int | None, journals: Path | None,
-                progress: Callable[[str, object], None] | None = None) -> list[Row]:
+                progress: Callable[[str, object], None] | None = None, at_least: int | None = None,
+                cheap: int = CHEAP) -> list[Row]:
     """Solve deals 1..`deals` of each game within `states` positions; with `journals`, a folder, each game's deals
-    are kept in GAME.jsonl there, so a report stopped part-way goes on where it stopped."""
+    are kept there (GAME.jsonl, and GAME.more.jsonl for the deals past `at_least`), so a report stopped part-way
+    goes on where it stopped.
+
+    With `at_least`, each game first plays deals 1..`at_least`; only a game whose mean cost over them is at most
+    `cheap` positions a deal goes on to `deals`. The choice is counted in positions, so it is the same on every
+    machine, and costly games still get a sample of `at_least` deals.
+    """
+    first = deals if at_least is None else min(at_least, deals)
     rows = []
     for game in games:
         rules = load_ruleset(game)
-        journal = None if journals is None else journals / f"{game}.jsonl"
         tell = None if progress is None else (lambda outcome, g=game: progress(g, outcome))
-        result = simulate(rules, deals, 1, "solver", states=states, jobs=jobs, journal=journal, progress=tell)
+
+        def play(start: int, count: int, suffix: str) -> SimulationResult:
+            journal = None if journals is None else journals / f"{game}{suffix}.jsonl"
+            return simulate(rules, count, start, SOLVER, states=states, jobs=jobs, journal=journal, progress=tell)
+
+        result = play(1, first, "")
+        if deals > first and result.mean_states <= cheap:
+            more = play(first + 1, deals - first, ".more")
+            result = SimulationResult.of(rules.name, Plan(SOLVER, states=states), [*result.outcomes, *more.outcomes],
+                                         result.seconds + more.seconds, result.resumed + more.resumed)
         rows.append(Row(game, result))
     return rows
 
 
-def markdown(rows: list[Row], deals: int, states: int, command: str) -> str:
+def markdown(rows: list[Row], deals: int, states: int, command: str, at_least: int | None = None,
+             cheap: int = CHEAP) -> str:
     """The table, with the budget and the command that regenerates it."""
+    if at_least is None or at_least >= deals:
+        which = f"deals 1–{deals} of each game"
+    else:
+        which = (f"deals 1–{deals} of each game whose first {at_least} deals cost at most {cheap:,} positions a deal "
+                 f"on average, and deals 1–{at_least} of the others")
     lines = [
         "# Winnability of the shipped patiences",
         "",
-        f"The thoughtful win rate (every card known) of deals 1–{deals} of each game, each searched by `kallisti "
+        f"The thoughtful win rate (every card known) of {which}, each deal searched by `kallisti "
         f"solve` within **{states:,} positions** (the same on every machine). *Lost* deals are proved to have no win; "
         f"*unknown* ones ran out of budget. The 95% interval is conservative: Wilson's low end with the unknown deals "
         f"counted lost, its high end with them counted won. A game with more than {OUT_OF_REACH:.0%} of its deals "

@@ -52,6 +52,9 @@ class Compiled:
     uses: frozenset
     text: str
     reads: frozenset = frozenset()  # what it reads of cards: attributes, and `identity` when it compares cards themselves
+    # The groups whose sizes are all it reads of the position, or None when it reads more (piles, cards' faces,
+    # moves): while those sizes stay the same, its value does, and a playout need not work it out again.
+    sizes: frozenset | None = frozenset()
 
 
 def _const(value):
@@ -95,6 +98,7 @@ class Compiler:
         text = str(text)
         node = parse_expression(text, pos)
         self._text, self._pos, self._uses, self._reads = text, pos, set(), set()
+        self._sizes: set | None = set()
         # `pile.movable` asks the move generator, so only rules read outside move generation may use it.
         self._allow_movable = scope is STATE_SCOPE
         fn, typ = self._compile(node, dict(scope))
@@ -102,7 +106,7 @@ class Compiler:
             raise self._error(node, "expr-type", f"this expression is {_a(typ)}; {_a(want)} is needed here")
         if "totals" in self._reads and not _totals_only_widen(node):
             self._reads.add("values")  # totals read in a way that more totals could make false: values as such
-        return Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads))
+        return Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads), self._sizes_read())
 
     def conjuncts(self, text, pos: Pos, scope: dict[str, str]) -> list[Compiled]:
         """The top-level `and` parts of a condition, each compiled alone (with what it reads), for judging them apart."""
@@ -117,14 +121,18 @@ class Compiler:
         out = []
         for node in parts:
             self._text, self._pos, self._uses, self._reads = text, pos, set(), set()
+            self._sizes = set()
             self._allow_movable = False
             fn, typ = self._compile(node, dict(scope))
             if "totals" in self._reads and not _totals_only_widen(node):
                 self._reads.add("values")
-            out.append(Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads)))
+            out.append(Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads), self._sizes_read()))
         return out
 
     # -- helpers ------------------------------------------------------------------------
+    def _sizes_read(self) -> frozenset | None:
+        return None if self._sizes is None else frozenset(self._sizes)
+
     def _error(self, node: Node, code: str, message: str, suggestion: str | None = None, col: int | None = None) -> KallistiError:
         col = node.col if col is None else col
         excerpt = f"    {self._text}\n    {' ' * col}^" if "\n" not in self._text else None
@@ -188,9 +196,11 @@ class Compiler:
             if name == "face_up":
                 self._reads.add("identity")
                 self._uses.add("state")
+                self._sizes = None
                 return (lambda c: _card_face_up(c, obj_fn(c))), BOOL
         elif obj_type == PILE:
             self._uses.add("state")
+            self._sizes = None
             if name == "movable":
                 if not self._allow_movable:
                     raise self._error(node, "expr-scope", "`movable` may be read only by win, lose and score conditions",
@@ -207,10 +217,13 @@ class Compiler:
         elif obj_type == GROUP:
             self._uses.add("state")
             groups = self.groups
+            if name == "size" and hasattr(obj_fn, "const"):
+                gname = obj_fn.const
+                if self._sizes is not None:
+                    self._sizes.add(gname)
+                return (lambda c: c.state.sizes[gname]), INT
+            self._sizes = None
             if name == "size":
-                if hasattr(obj_fn, "const"):
-                    gname = obj_fn.const
-                    return (lambda c: c.state.sizes[gname]), INT
                 return (lambda c: c.state.sizes[obj_fn(c)]), INT
             if name == "count":
                 return (lambda c: len(groups[obj_fn(c)])), INT

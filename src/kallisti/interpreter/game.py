@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
 
 from kallisti.errors import Finding, KallistiError, Pos, error
 from kallisti.interpreter.compiler import Ctx, RuleRuntimeError
@@ -112,7 +113,9 @@ class Game:
     SHARED_TABLES = ("group_list", "gindex", "onto", "empty_ok", "take_max", "take_counts", "source_info", "accepted_on",
                      "space_kinds", "build_residual", "space_residual", "has_checked", "open_group", "general_targets",
                      "flip", "simple_sources", "run_sources", "kind", "gname", "stock_piles", "top_up_of", "any_hand",
-                     "refill_of", "accepts_on_top", "space_kinds_of", "open_of", "discard_sources", "discard_dest", "discard_base", "window_span")
+                     "refill_of", "accepts_on_top", "space_kinds_of", "open_of", "discard_sources", "discard_dest", "discard_base", "window_span",
+                     "stock_info", "plain_moves", "deal_to", "diverts", "source_slot", "accepts_by_kind",
+                     "win_sees", "plain_deals", "steady_stock")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -169,11 +172,34 @@ class Game:
                                 if self.onto[tg] is None or self.empty_ok[tg] is None]
         self.flip = [groups[self.gindex[p]].flip for p in range(self.P)]
         simple = [info for info in self.source_info if info[1] == 1 and info[3] is None and not self.general_targets]
-        self.simple_sources = [(info[0], (self.P + info[0]) * self.P) for info in simple]
+        # (pile, move number less the destination, place in the list: see `source_dests`)
+        self.simple_sources = [(info[0], (self.P + info[0]) * self.P, i) for i, info in enumerate(simple)]
+        # Per pile: its place in simple_sources; every other pile has the one place past the end (a slot of
+        # `source_dests` that nothing reads), so that re-filing a pile can set its slot without asking which it is.
+        self.source_slot = [len(self.simple_sources)] * self.P
+        for src, _, i in self.simple_sources:
+            self.source_slot[src] = i
         self.run_sources = [info for info in self.source_info if info not in simple]
         self.kind = self.deck.kind
         self.gname = self.rules.group_of
         self.stock_piles = [g.piles[0] for g in groups if g.turn is not None or g.redeal is not None]
+        # Per stock pile, what the move generator must ask: (pile, whether it deals at all, whether its dealing rule
+        # is `always` (no need to run it), whether it may ever redeal) -- so most piles cost no call per position.
+        self.stock_info = []
+        for s in self.stock_piles:
+            g = groups[self.gindex[s]]
+            self.stock_info.append((s, g.turn is not None, g.turn is not None and g.dealing.always,
+                                    g.redeal is not None and g.redeals != 0))
+        # Per pile that deals: the piles its `turn` deals to, one entry per card, in order: `count` cards to the
+        # first pile of the target group, or with `each`, `count` cards to every pile of it in turn.
+        self.deal_to = [None] * self.P
+        for s in self.stock_piles:
+            turn = groups[self.gindex[s]].turn
+            if turn is not None:
+                target, count = rules.groups[turn["to"]], turn.get("count", 1)
+                self.deal_to[s] = tuple(p for p in target.piles for _ in range(count)) if turn.get("each") \
+                    else (target.piles[0],) * count
+        self.diverts = [groups[gi].divert is not None for gi in self.gindex]  # piles whose group may divert a dealt card
         self.top_up_of = [groups[gi].top_face_up for gi in self.gindex]
         self.any_hand = any(self.top_up_of)
         self.refill_of = [None] * self.P
@@ -182,6 +208,9 @@ class Game:
                 for p in g.piles:
                     self.refill_of[p] = (rules.groups[g.refill["from"]].piles[0], g.refill["count"])
         self.accepts_on_top = [self.accepted_on[gi] or {} for gi in self.gindex]
+        # The same as tuples indexed by the top's kind: `_refresh` reads them twice a move, and indexing is cheaper
+        # than `dict.get`.
+        self.accepts_by_kind = [tuple(accepts.get(k, ()) for k in range(kinds)) for accepts in self.accepts_on_top]
         self.space_kinds_of = [() if self.open_group[gi] else self.space_kinds[gi] for gi in self.gindex]
         self.open_of = [self.open_group[gi] for gi in self.gindex]
         # Window discards: (pile, its group's discard rule, the pile the cards go to), and their move numbers,
@@ -191,13 +220,40 @@ class Game:
         self.discard_dest = {p: dst for p, _, dst in self.discard_sources}
         self.window_span = self.deck.size + 1
         self.discard_base = self.window_span * self.P * self.P
+        # Whether every card move is one top card onto a pile the index alone judges (no runs, windows, clauses
+        # beyond the tables, hands or refills): then `playout` may make moves inline, without undo records.
+        self.plain_moves = not (self.run_sources or self.discard_sources or self.general_targets or self.has_checked
+                                or self.any_hand or any(self.refill_of))
+        self._build_playout_tables()
+
+    def _build_playout_tables(self) -> None:
+        """What `_plain_playout` needs to know of the ruleset to skip work that cannot change anything."""
+        rules = self.rules
+        # Per pile: whether the win may read its group's size. After a move between piles of which it reads
+        # neither, the win is as it was (it reads nothing else, when rules.win_sizes is not None).
+        watched = rules.win_sizes
+        self.win_sees = [watched is None or g in watched for g in self.gname]
+        # Deals made inline (those where no card can be diverted), by stock pile: where each card goes,
+        # whether the win may change, and whether a card may land on a stock pile.
+        self.plain_deals = {
+            s: (to, self.win_sees[s] or any(self.win_sees[d] for d in to), any(d in self.stock_piles for d in to))
+            for s, to in enumerate(self.deal_to) if to is not None and not any(self.diverts[d] for d in to)}
+        # When every stock pile deals without a condition, never redeals, and no card moves onto or off it, the
+        # stock's moves change only with a deal or a move made through `apply`: they are worked out only then.
+        self.steady_stock = all(
+            (always or not deals) and not redeals and self.source_slot[s] == len(self.simple_sources)
+            and not any(self.accepts_by_kind[s]) and not self.space_kinds_of[s] and not self.open_of[s]
+            for s, deals, always, redeals in self.stock_info)
 
     def _reindex(self) -> None:
-        """File every pile afresh (after a redeal or a position set by hand)."""
-        self.dests = [[] for _ in range(self.deck.kinds)]
-        self.checked = [[] for _ in range(self.deck.kinds)]
-        self.empties = [[] for _ in self.group_list]
-        self._index_piles()
+        """File every pile afresh (after a redeal or a position set by hand).
+
+        The index lists are emptied in place, not replaced, so that `_plain_playout`'s names for them stay good."""
+        for lists in (self.dests, self.checked, self.empties):
+            for lst in lists:
+                lst.clear()
+        self.open_spaces.clear()
+        self._file_all()
 
     def _index_piles(self) -> None:
         """This game's index lists per pile, then every pile filed in the destination index."""
@@ -207,7 +263,17 @@ class Game:
         self.open_spaces: list[int] = []
         self.empties_of = [self.empties[gi] for gi in self.gindex]
         self.top_key = [None] * self.P
+        # Per simple source: the destination list of its top card's kind (the empty tuple when it has no face-up
+        # card), kept up to date by `_refresh`, so move generation can pass over the sources with nowhere to go
+        # (most of them, most of the time) in one C-level pass: itertools.compress.
+        self.source_dests: list = [()] * (len(self.simple_sources) + 1)
+        self._file_all()
+
+    def _file_all(self) -> None:
+        """File every pile in the (empty) index, as `_refresh` re-files one."""
+        top_key = self.top_key
         for p in range(self.P):
+            top_key[p] = None
             self._refresh(p)
 
     def _count_table(self, gi: int):
@@ -236,10 +302,11 @@ class Game:
         if old == key:
             return
         top_key[p] = key
+        self.source_dests[self.source_slot[p]] = self.dests[key] if key >= 0 else ()
         if old is not None:
             if old >= 0:
                 dests = self.build_lists[p]
-                for k in self.accepts_on_top[p].get(old, ()):
+                for k in self.accepts_by_kind[p][old]:
                     dests[k].remove(p)
             elif old == -1:
                 self.empties_of[p].remove(p)
@@ -250,7 +317,7 @@ class Game:
                     dests[k].remove(p)
         if key >= 0:
             dests = self.build_lists[p]
-            for k in self.accepts_on_top[p].get(key, ()):
+            for k in self.accepts_by_kind[p][key]:
                 dests[k].append(p)
         elif key == -1:
             self.empties_of[p].append(p)
@@ -270,38 +337,53 @@ class Game:
                 return forced
         return moves
 
+    def _stock_moves(self) -> list[int]:
+        """The deals and redeals allowed now, stock pile by stock pile: the start of every list of moves."""
+        piles, P = self.piles, self.P
+        out: list[int] = []
+        for s, deals, always, redeals in self.stock_info:
+            if deals and piles[s] and (always or self._may_deal(s)):
+                out.append(s)
+            if redeals and self._may_redeal(s):
+                out.append(P + s)
+        return out
+
     def _all_moves(self) -> list[int]:
         st = self.state
         piles, down = st.piles, st.down
         P = self.P
-        out: list[int] = []
-        for s in self.stock_piles:
-            if piles[s] and self._may_deal(s):
-                out.append(s)
-            if self._may_redeal(s):
-                out.append(P + s)
+        out = self._stock_moves()
         dests, kind = self.dests, self.kind
         general = self.general_targets
         top_key = self.top_key
         spaces = self.open_spaces  # empty piles that take any card (never a source: a source has cards)
         checked, has_checked = self.checked, self.has_checked
-        for src, head in self.simple_sources:
-            # One card at a time, every target tabulated: a single index lookup per source
-            # (top_key holds the kind of the pile's face-up top card, or a negative marker).
-            k = top_key[src]
-            if k >= 0:
-                lst = dests[k]
-                if lst:
-                    for d in lst:
-                        if d != src:
-                            out.append(head + d)
-                if spaces:
-                    for d in spaces:
+        if not (spaces or has_checked):
+            # Then a simple source's only moves are to its `source_dests` list: skip the empty ones at C speed
+            # (compress stops at the end of simple_sources, before the spare slot).
+            source_dests = self.source_dests
+            for src, head, i in compress(self.simple_sources, source_dests):
+                for d in source_dests[i]:
+                    if d != src:
                         out.append(head + d)
-                if has_checked:
-                    lst = checked[k]
+        else:
+            for src, head, _ in self.simple_sources:
+                # One card at a time, every target tabulated: a single index lookup per source
+                # (top_key holds the kind of the pile's face-up top card, or a negative marker).
+                k = top_key[src]
+                if k >= 0:
+                    lst = dests[k]
                     if lst:
-                        self._checked_targets(out, lst, src, 1, head)
+                        for d in lst:
+                            if d != src:
+                                out.append(head + d)
+                    if spaces:
+                        for d in spaces:
+                            out.append(head + d)
+                    if has_checked:
+                        lst = checked[k]
+                        if lst:
+                            self._checked_targets(out, lst, src, 1, head)
         for src, limit, seq, counts in self.run_sources:
             pile = piles[src]
             if not pile:
@@ -570,21 +652,12 @@ class Game:
         return (n, src, dst, gs, gd) if gs != gd else (n, src, dst, None, None)
 
     def _deal(self, s: int):
-        """Deal from stock pile s as its `turn` says: `count` cards to the first pile of the target
-        group, or with `each`, `count` cards to every pile of it in turn."""
-        g = self.group_list[self.gindex[s]]
-        turn = g.turn
-        target = self.rules.groups[turn["to"]]
-        count = turn.get("count", 1)
-        if turn.get("each"):
-            dests = [p for p in target.piles for _ in range(count)]
-        else:
-            dests = [target.piles[0]] * count
-        placed = self._deal_from(s, dests)
+        """Deal from stock pile s as its `turn` says (see `deal_to`)."""
+        placed = self._deal_from(s, self.deal_to[s])
         self.moves_played += 1
         return (s, placed)
 
-    def _deal_from(self, s: int, dests: list[int]) -> tuple:
+    def _deal_from(self, s: int, dests) -> tuple:
         """Move cards one by one from the top of pile s to each of `dests` (face up, diverted where
         the receiving group says); returns where each card went, for undo."""
         st = self.state
@@ -593,7 +666,11 @@ class Game:
         for d in dests:
             while stock:  # a diverted card does not fill the place: the next card is dealt there
                 card = stock.pop()
-                went = self.dealer.place(self.group_list[self.gindex[d]], card, d, "up")
+                if self.diverts[d]:
+                    went = self.dealer.place(self.group_list[self.gindex[d]], card, d, "up")
+                else:
+                    st.piles[d].append(card)  # what `place` does with a face-up card its group cannot divert
+                    went = d
                 placed.append(went)
                 st.sizes[self.gname[s]] -= 1
                 st.sizes[self.gname[went]] += 1
@@ -877,6 +954,8 @@ class Game:
         made = 0
         rules = self.rules
         has_auto = any(p.trigger == "each-move" for p in rules.auto)
+        if self.plain_moves and not has_auto and not rules.compulsory:
+            return self._plain_playout(choose, cap)
         next_moves = self._all_moves if not rules.compulsory else self.legal_moves
         win, ctx = rules.win, self.ctx
         while made < cap:
@@ -894,3 +973,135 @@ class Game:
                 self.apply(m)
             made += 1
         return made
+
+    def _plain_playout(self, choose, cap: int) -> int:
+        """`playout` for rulesets of plain moves (see `plain_moves`) with no automatic or compulsory moves: the same
+        moves in the same order as `_all_moves` gives them, made as `apply` makes them, but inline and without
+        undo records (a playout never undoes), which is most of the cost of a move in such a game.
+
+        Inline: the moves when no space is open (the stock's, then the simple sources' as `_all_moves` finds them),
+        a card move, a deal that diverts no card, and `_refresh` where a pile's top is face up before and after
+        (a plain ruleset files every pile in `dests`, never in `checked`). Everything else (open spaces, redeals,
+        piles that empty or fill or turn a card up) takes the general path. The index lists stay the same objects
+        throughout (`_reindex` empties them in place), so they are bound to local names once.
+        """
+        rules = self.rules
+        win, lose, ctx = rules.win, rules.lose, self.ctx
+        first = self.P * self.P  # the first card move; a move of one card is (P + src) * P + dst
+        piles, down, sizes = self.piles, self.down, self.state.sizes
+        gname, flip, kind, card_moves = self.gname, self.flip, self.kind, self._card_moves
+        top_key, dests, spaces, accepts = self.top_key, self.dests, self.open_spaces, self.accepts_by_kind
+        sources, source_dests, source_slot = self.simple_sources, self.source_dests, self.source_slot
+        all_moves, stock_moves, refresh, apply = self._all_moves, self._stock_moves, self._refresh, self.apply
+        sees, plain_deals, steady_stock = self.win_sees, self.plain_deals, self.steady_stock
+        sizes_only = rules.win_sizes is not None  # the win reads nothing but group sizes
+
+        def refile(p):
+            """`_refresh(p)`, inline when p's top was and is a face-up card."""
+            pile = piles[p]
+            if not pile:
+                key = -1
+            elif len(pile) > down[p]:
+                key = kind[pile[-1]]
+            else:
+                key = NOT_INDEXED
+            old = top_key[p]
+            if key == old:
+                return
+            if key < 0 or old < 0:
+                refresh(p)
+                return
+            top_key[p] = key
+            takes = accepts[p]
+            for k in takes[old]:
+                dests[k].remove(p)
+            for k in takes[key]:
+                dests[k].append(p)
+            source_dests[source_slot[p]] = dests[key]
+
+        made, start = 0, self.moves_played
+        check = restock = True  # whether the win, and the stock's moves, must be worked out again
+        try:  # moves_played is set once, at the end, rather than counted move by move
+            while made < cap:
+                if check and win(ctx):
+                    break
+                if spaces:
+                    moves = all_moves()
+                else:
+                    if restock:
+                        stocked = stock_moves()
+                        restock = not steady_stock
+                    moves = stocked[:]
+                    # As `_all_moves` finds them with no space open.
+                    for src, head, i in compress(sources, source_dests):
+                        for d in source_dests[i]:
+                            if d != src:
+                                moves.append(head + d)
+                if not moves or lose and any(loss.when(ctx) for loss in lose):
+                    break
+                m = moves[choose(len(moves))]
+                made += 1
+                if m >= first:
+                    try:
+                        _, src, dst, gs, gd = card_moves[m]
+                    except KeyError:
+                        _, src, dst, gs, gd = card_moves[m] = self._card_move_parts(m)
+                    pile = piles[src]
+                    card = pile.pop()
+                    piles[dst].append(card)
+                    if down[src] and down[src] == len(pile) and flip[src]:
+                        down[src] -= 1
+                    if gs is not None:
+                        sizes[gs] -= 1
+                        sizes[gd] += 1
+                        check = sees[src] or sees[dst]
+                    else:
+                        check = not sizes_only  # no size changed
+                    # `refile(src)` inline: its top was the card, face up; src is a simple source (all are).
+                    old = kind[card]
+                    key = kind[pile[-1]] if pile and len(pile) > down[src] else NOT_INDEXED if pile else -1
+                    if key < 0:
+                        refresh(src)
+                    elif key != old:
+                        top_key[src] = key
+                        takes = accepts[src]
+                        for k in takes[old]:
+                            dests[k].remove(src)
+                        for k in takes[key]:
+                            dests[k].append(src)
+                        source_dests[source_slot[src]] = dests[key]
+                    # `refile(dst)` inline: the card put on a face-up top is the new face-up top.
+                    old, key = top_key[dst], kind[card]
+                    if old < 0:
+                        refresh(dst)
+                    elif key != old:
+                        top_key[dst] = key
+                        takes = accepts[dst]
+                        for k in takes[old]:
+                            dests[k].remove(dst)
+                        for k in takes[key]:
+                            dests[k].append(dst)
+                        source_dests[source_slot[dst]] = dests[key]
+                elif m in plain_deals:
+                    # As `_deal_from` deals when no card is diverted: one card to each pile in turn, while any are left.
+                    to, check, feeds_stock = plain_deals[m]
+                    stock = piles[m]
+                    for d in to:
+                        if not stock:
+                            break
+                        piles[d].append(stock.pop())
+                        sizes[gname[m]] -= 1
+                        sizes[gname[d]] += 1
+                        refile(d)
+                    if down[m] > len(stock):
+                        down[m] = len(stock)
+                    if not (stock and top_key[m] == NOT_INDEXED and len(stock) == down[m]):
+                        refile(m)  # unless its top was face down and still is: nothing to re-file then
+                    if feeds_stock or not stock:
+                        restock = True  # else the stock's moves are as they were, if steady
+                else:
+                    apply(m)  # a redeal, or a deal that may divert a card
+                    check = restock = True
+            return made
+        finally:
+            self.moves_played = start + made

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.compiler import Ctx
 from kallisti.interpreter.rng import Rng, STREAM_DEAL
@@ -86,22 +88,36 @@ class Dealer:
             st.down[pile] += 1
         return pile
 
+    def _short(self, group) -> KallistiError:
+        return KallistiError(Finding("deal-short", f"the deal runs out of cards in piles.{group.name}", Pos(self.rules.name)))
+
     def deal_rows(self, group, next_card, strict: bool) -> None:
         """Deal the group's rows, taking cards from `next_card()` (None when no card is left).
 
         A diverted card does not fill its place: the next card is dealt there. When cards run
         out, a strict deal (the opening) is an error; a redeal just stops.
         """
+        st = self.st
         for row in group.deal:
             for p, face in zip(group.piles, row_faces(group, row)):
                 if face is None:
+                    continue
+                if group.divert is None:  # nothing to divert: `place` without its look for a target
+                    card = next_card()
+                    if card is None:
+                        if strict:
+                            raise self._short(group)
+                        return
+                    pile = st.piles[p]
+                    pile.append(card)
+                    if face == "down" and st.down[p] == len(pile) - 1:
+                        st.down[p] += 1
                     continue
                 while True:
                     card = next_card()
                     if card is None:
                         if strict:
-                            raise KallistiError(Finding("deal-short", f"the deal runs out of cards in piles.{group.name}",
-                                                        Pos(self.rules.name)))
+                            raise self._short(group)
                         return
                     if self.place(group, card, p, face) == p:
                         break
@@ -122,19 +138,12 @@ def initial_state(rules, order: list[int]) -> State:
                 if g.prefill(ctx):
                     st.piles[p].append(remaining.pop(i))
                     break
-    at = 0
-
-    def next_card():
-        nonlocal at
-        if at >= len(remaining):
-            return None
-        at += 1
-        return remaining[at - 1]
-
+    cards = iter(remaining)
+    next_card = partial(next, cards, None)  # the next card to deal, None when none is left
     for g in rules.groups.values():
         if isinstance(g.deal, list):
             dealer.deal_rows(g, next_card, strict=True)
-    rest = remaining[at:]
+    rest = list(cards)
     for g in rules.groups.values():
         if g.deal == "rest":
             p = g.piles[0]

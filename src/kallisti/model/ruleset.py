@@ -363,13 +363,18 @@ class Ruleset:
             except KallistiError as exc:
                 findings.extend(exc.findings)
         self.win = self.score = None
+        self.win_sizes: frozenset | None = None  # the groups whose sizes are all the win reads (see Compiled.sizes)
         for key, want in (("win", C.BOOL), ("score", C.INT)):
             if key not in data:
                 continue  # no piles, no win: the ruleset scores hands only
             try:
-                setattr(self, key, self.compiler.compile(data[key], at(key), C.STATE_SCOPE, want).fn)
+                compiled = self.compiler.compile(data[key], at(key), C.STATE_SCOPE, want)
             except KallistiError as exc:
                 findings.extend(exc.findings)
+                continue
+            setattr(self, key, compiled.fn)
+            if key == "win":
+                self.win_sizes = compiled.sizes
         self.honour = tuple(HonourRule(hid, str(h["at"]), str(h["says"])) for hid, h in data["honour"].items())
         self.match = MatchRules.from_data(data["match"]) if "match" in data else None
         self.hands = compile_hands(data["hands"], self.compiler, at, findings) if "hands" in data else None

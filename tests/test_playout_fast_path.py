@@ -1,0 +1,143 @@
+"""`Game.playout` plays exactly as the general step-by-step path does.
+
+Rulesets of plain moves (every card move is one top card onto a pile the index judges alone) are played out by
+`Game._plain_playout`, which makes the moves inline; every other ruleset by the general loop. Either way a playout
+must make the same moves as the public steps (win check, `legal_moves`, lose check, `apply` or `play`) chosen by
+the same random numbers: the same number of moves, the same final position, and an index of destinations that a
+fresh filing agrees with.
+"""
+
+from __future__ import annotations
+
+import random
+from unittest import mock
+
+import pytest
+
+from kallisti.interpreter.game import Game
+from kallisti.model.ruleset import load_ruleset
+
+# Shipped games: plain ones (taking the fast path), and others with runs, discards, checked clauses, hands,
+# refills, automatic moves (intelligence, la-nivernaise) and compulsory moves (decade, discordian).
+PLAIN = ["forty-thieves", "indian", "house-in-the-wood", "lucas"]
+GENERAL = ["spider", "decade", "busy-aces", "la-nivernaise", "emperor", "intelligence", "discordian"]
+SEEDS = [1, 2, 3]
+CAPS = [1000, 45]  # to the end (or the cap), and stopped part-way
+
+
+def stepwise_playout(game: Game, choose, cap: int) -> int:
+    """The playout loop written out with the public steps, one move at a time."""
+    rules = game.rules
+    has_auto = any(p.trigger == "each-move" for p in rules.auto)
+    made = 0
+    while made < cap:
+        if rules.win(game.ctx):
+            break
+        moves = game.legal_moves()
+        if not moves or any(loss.when(game.ctx) for loss in rules.lose):
+            break
+        m = moves[choose(len(moves))]
+        if has_auto:
+            game.play(m)
+        else:
+            game.apply(m)
+        made += 1
+    return made
+
+
+def index_snapshot(game: Game):
+    """The destination index as sets (filing order depends on history), and each simple source's list."""
+    sources = [game.source_dests[i] == (game.dests[game.top_key[src]] if game.top_key[src] >= 0 else ())
+               and (game.top_key[src] < 0 or game.source_dests[i] is game.dests[game.top_key[src]])
+               for src, _, i in game.simple_sources]
+    return (list(game.top_key), [sorted(lst) for lst in game.dests], [sorted(lst) for lst in game.checked],
+            sorted(game.open_spaces), [sorted(lst) for lst in game.empties], sources)
+
+
+def assert_same_playouts(rules, seed: int, cap: int, fast_path: bool) -> None:
+    original = Game._plain_playout
+    fast = Game(rules, seed=seed)
+    with mock.patch.object(Game, "_plain_playout", autospec=True, side_effect=original) as spy:
+        made = fast.playout(random.Random(seed).randrange, cap)
+    assert spy.called == fast_path
+    slow = Game(rules, seed=seed)
+    assert made == stepwise_playout(slow, random.Random(seed).randrange, cap)
+    assert fast.state.key() == slow.state.key()
+    assert fast.state.sizes == slow.state.sizes
+    assert fast.moves_played == slow.moves_played
+    assert fast.legal_moves() == slow.legal_moves()  # the index lists hold the same piles in the same order
+    assert fast.status() == slow.status()
+    kept = index_snapshot(fast)
+    fast._reindex()
+    assert kept == index_snapshot(fast)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("name", PLAIN + GENERAL)
+def test_a_playout_plays_as_the_step_by_step_path(name, seed):
+    rules = load_ruleset(name)
+    for cap in CAPS:
+        assert_same_playouts(rules, seed, cap, fast_path=name in PLAIN)
+
+
+# Forty Thieves changed so that the fast path meets what it takes the general path for, or skips work for:
+# wins that are reached (by a card move between groups, by a deal, by a move within a group: a win reading
+# more than group sizes), a lose rule, redeals (the index filed afresh),
+# a dealing condition, deals of several cards and deals onto the tableau.
+VARIANTS = {
+    "win-on-sizes": "win: foundation.size >= 3",
+    "win-on-piles": 'win: "any(p in foundation: p.size >= 2)"',
+    "win-by-a-deal": "win: waste.size >= 8",
+    "win-within-a-group": 'win: "any(p in tableau: p.size <= 1)"',
+    "lose": "lose:\n  - {id: full-waste, when: waste.size >= 12, says: the waste is full}",
+    "redeals": "piles:\n  stock: {redeals: 2}",
+    "dealing-rule": 'piles:\n  stock:\n    dealing: [{id: short-waste, require: "waste.size < 6"}]',
+    "deal-three": "piles:\n  stock: {turn: {to: waste, count: 3}}",
+    "deal-a-row": "piles:\n  stock: {turn: {to: tableau}}\nadd:\n  piles:\n    stock: {turn: {each: true}}",
+}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_a_playout_of_a_changed_ruleset_plays_as_the_step_by_step_path(tmp_path, variant, seed):
+    path = tmp_path / f"{variant}.yaml"
+    path.write_text(f"extends: forty-thieves\ngame: Forty Thieves ({variant})\n{VARIANTS[variant]}\n", encoding="utf-8")
+    rules = load_ruleset(path)
+    for cap in CAPS:
+        assert_same_playouts(rules, seed, cap, fast_path=True)
+
+
+def test_the_variants_reach_what_they_test():
+    """The changed rulesets do meet the cases they are there for, on the seeds played."""
+    def ends(text: str) -> set[str]:
+        seen = set()
+        for seed in SEEDS:
+            game = Game(load_ruleset("forty-thieves", f"extends: forty-thieves\ngame: X\n{text}\n"), seed=seed)
+            game.playout(random.Random(seed).randrange, 1000)
+            seen.add(game.status().outcome)
+            seen |= {"redealt"} if any(game.state.redeals.values()) else set()
+        return seen
+
+    assert "won" in ends(VARIANTS["win-on-sizes"])
+    assert "won" in ends(VARIANTS["win-on-piles"])
+    assert "won" in ends(VARIANTS["win-by-a-deal"])
+    assert "won" in ends(VARIANTS["win-within-a-group"])
+    assert "lost" in ends(VARIANTS["lose"])
+    assert "redealt" in ends(VARIANTS["redeals"])
+
+
+@pytest.mark.parametrize("text, sizes", [
+    ("foundation.size == deck.size", {"foundation"}),
+    ("foundation.size + waste.size >= 3 and not (tableau.size > 40)", {"foundation", "waste", "tableau"}),
+    ("deck.size > 0", set()),
+    ("any(p in foundation: p.size >= 2)", None),  # a pile's size: more than a group's
+    ("foundation.size > 3 and tableau.empty", None),
+    ("foundation.size > 3 or any(p in tableau: p.movable)", None),
+])
+def test_the_compiler_knows_when_an_expression_reads_only_group_sizes(text, sizes):
+    """What lets a playout skip the win after a move that changes none of the sizes it reads."""
+    from kallisti.errors import Pos
+    from kallisti.interpreter.compiler import STATE_SCOPE
+
+    compiled = load_ruleset("forty-thieves").compiler.compile(text, Pos("<test>"), STATE_SCOPE)
+    assert compiled.sizes == (None if sizes is None else frozenset(sizes))

@@ -180,19 +180,19 @@ def test_out_is_written_and_nothing_goes_to_stdout(tmp_path):
 def test_out_is_written_atomically(tmp_path, monkeypatch):
     src = write(tmp_path, "short.yaml", COMMENTED_YAML)
     out = write(tmp_path, "short.rules", "game: Old\n")
-    import kallisti.interpreter.save as save
+    import kallisti.durable as durable  # where write_atomic lives
 
     real_replace = os.replace
 
     def fail(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(save.os, "replace", fail)  # the crash comes after the new text is written, before it replaces OUT
+    monkeypatch.setattr(durable.os, "replace", fail)  # the crash comes after the new text is written, before it replaces OUT
     result = run(src, "--to", "rules", "-o", out)
     assert result.exit_code != 0
     assert out.read_text(encoding="utf-8") == "game: Old\n"  # the old file, whole
     assert sorted(p.name for p in tmp_path.iterdir()) == ["short.rules", "short.yaml"]
-    monkeypatch.setattr(save.os, "replace", real_replace)
+    monkeypatch.setattr(durable.os, "replace", real_replace)
     assert run(src, "--to", "rules", "-o", out).exit_code == 0
     assert out.read_text(encoding="utf-8").startswith("# Shortcut")
 

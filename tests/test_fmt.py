@@ -163,12 +163,12 @@ def test_usage_errors_exit_2(tmp_path):
 
 def test_fmt_writes_atomically(tmp_path, monkeypatch):
     path = write(tmp_path, "messy.rules", MESSY_RULES)
-    import kallisti.interpreter.save as save
+    import kallisti.durable as durable  # where write_atomic lives
 
     def fail(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(save.os, "replace", fail)
+    monkeypatch.setattr(durable.os, "replace", fail)
     assert run(path).exit_code != 0
     assert path.read_text(encoding="utf-8") == MESSY_RULES
     assert [p.name for p in tmp_path.iterdir()] == ["messy.rules"]

@@ -1,4 +1,6 @@
-"""Save files: a versioned JSON format, strict loading with precise errors, and atomic writes."""
+"""Save files: a versioned JSON format, strict loading with precise errors, and atomic writes.
+
+Crash safety (checksums, the backup, kills mid-save): test_crash_safety.py; older versions: test_save_migrations.py."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import pytest
 
 from kallisti.errors import KallistiError
 from kallisti.interpreter.game import Game
-from kallisti.interpreter.save import game_to_data, load_game, save_game
+from kallisti.interpreter.save import game_to_data, load_game, save_game, save_text
 from kallisti.model.ruleset import load_ruleset
 
 RANKS = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
@@ -48,6 +50,13 @@ def write_json(path: Path, data) -> Path:
     return path
 
 
+def write_save(path: Path, data: dict) -> Path:
+    """`data` written as kallisti writes a save, checksum included: a save edited by a program that signs it again,
+    so that what is refused is the edit, not the checksum."""
+    path.write_text(save_text(data), encoding="utf-8")
+    return path
+
+
 def refusal(path: Path):
     """The single finding load_game raises for `path`."""
     with pytest.raises(KallistiError) as info:
@@ -62,7 +71,8 @@ def test_save_is_versioned_json(rules, tmp_path):
     game, path = saved(rules, tmp_path)
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["format"] == "kallisti-save"
-    assert data["version"] == 1
+    assert data["version"] == 2
+    assert data["checksum"].startswith("sha256:")
     assert data["game"] == "Forty Thieves"
     assert data["deal"]["seed"] == 3
     assert data["deal"]["order"] == game.order
@@ -100,7 +110,7 @@ def test_saving_twice_replaces_the_file(rules, tmp_path):
     game.play(game.legal_moves()[0])
     save_game(game, path)
     assert load_game(path).state.key() == game.state.key()
-    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "game.json.bak"]  # the save it replaced
 
 
 def test_one_card_moved_into_a_space_is_replayed_as_one_card(tmp_path):
@@ -126,7 +136,7 @@ def test_one_card_moved_into_a_space_is_replayed_as_one_card(tmp_path):
 
 # -- refusing bad saves -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("version", [2, 0, "1", None])
+@pytest.mark.parametrize("version", [3, 0, "1", None, True])
 def test_wrong_version_is_refused(rules, tmp_path, version):
     _, path = saved(rules, tmp_path)
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -156,7 +166,7 @@ def test_save_without_a_part_is_refused(rules, tmp_path, missing):
     _, path = saved(rules, tmp_path)
     data = json.loads(path.read_text(encoding="utf-8"))
     del data[missing]
-    assert refusal(write_json(path, data)).code == "save-shape"
+    assert refusal(write_save(path, data)).code == "save-shape"
 
 
 @pytest.mark.parametrize("fraction", [0.0, 0.01, 0.3, 0.5, 0.9, 0.999])
@@ -194,7 +204,7 @@ def tampered(rules, tmp_path, change) -> Path:
     _, path = saved(rules, tmp_path)
     data = json.loads(path.read_text(encoding="utf-8"))
     change(data)
-    return write_json(path, data)
+    return write_save(path, data)
 
 
 @pytest.mark.parametrize("change", [

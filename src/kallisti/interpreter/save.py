@@ -1,21 +1,27 @@
-"""Saves: a versioned JSON file holding the resolved ruleset, the deal and the event log, written atomically."""
+"""Saves: a versioned JSON file holding the resolved ruleset, the deal and the event log; checksummed, written
+atomically, the save it replaces kept beside it, older versions read through migrations (docs/saves.md)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
+from kallisti.durable import write_atomic  # the commands that write files import it from here too
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.game import LayoutChanged
 from kallisti.model.located import located
 
 FORMAT = "kallisti-save"
-VERSION = 1
+MATCH_FORMAT = "kallisti-match"
+VERSION = 2
+CHECKSUM_SINCE = 2  # the first version whose files carry a checksum
 MAX_SAVE_BYTES = 20_000_000
+BACKUP_SUFFIX = ".bak"
+DAMAGED = frozenset({"save-syntax", "save-checksum"})  # findings of a file that is not as kallisti wrote it
 
 
 def ruleset_hash(resolved: dict) -> str:
@@ -48,27 +54,9 @@ def game_to_data(game, next_deal: Sequence[dict] = ()) -> dict:
     return data
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write `text` to `path` so that a crash leaves either the old file or the new one, never half of one."""
-    path = Path(path)
-    folder = path.resolve().parent
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def save_game(game, path: Path, next_deal: Sequence[dict] = ()) -> None:
-    write_atomic(Path(path), json.dumps(game_to_data(game, next_deal), indent=1, ensure_ascii=False) + "\n")
+def save_game(game, path: Path, next_deal: Sequence[dict] = ()) -> Path | None:
+    """Save `game` to `path` (docs/saves.md); the backup kept of the save it replaced, or None."""
+    return write_save(Path(path), game_to_data(game, next_deal))
 
 
 def load_game(path: Path, *, with_next_deal: bool = False):
@@ -76,16 +64,11 @@ def load_game(path: Path, *, with_next_deal: bool = False):
 
     With `with_next_deal`, (game, the changes waiting for its next deal), each checked against its rules.
     """
-    from kallisti.textfiles import read_text
-
     path = Path(path)
-    text = read_text(path, MAX_SAVE_BYTES, "the save", "save")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise KallistiError(Finding("save-syntax", f"not a kallisti save: {exc.msg}", Pos(str(path), exc.lineno, exc.colno))) from None
-    game = game_from_data(data, str(path))
-    waiting = next_deal_from_data(data, game, str(path))
+    with _loading(path):
+        data = read_save(path)
+        game = game_from_data(data, str(path))
+        waiting = next_deal_from_data(data, game, str(path))
     return (game, waiting) if with_next_deal else game
 
 
@@ -112,8 +95,7 @@ def game_from_data(data: dict, source: str = "<save>"):
     where = Pos(source)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise KallistiError(Finding("save-format", "not a kallisti save (no `format: kallisti-save`)", where))
-    if data.get("version") != VERSION:
-        raise KallistiError(Finding("save-version", f"save version {data.get('version')!r}; this kallisti reads version {VERSION}", where))
+    data = current_version(data, source)
     try:
         raw_ruleset = data["ruleset"]["resolved"]
         recorded_hash = data["ruleset"]["sha256"]
@@ -227,9 +209,6 @@ def compile_resolved(raw, source: str):
 
 
 # -- matches ----------------------------------------------------------------------------------------
-MATCH_FORMAT = "kallisti-match"
-
-
 def match_to_data(match) -> dict:
     """A match as plain data: the base ruleset, the seed, the seats and the whole log of actions.
 
@@ -248,23 +227,19 @@ def match_to_data(match) -> dict:
     }
 
 
-def save_match(match, path: Path) -> None:
-    write_atomic(Path(path), json.dumps(match_to_data(match), indent=1, ensure_ascii=False) + "\n")
+def save_match(match, path: Path) -> Path | None:
+    """Save `match` to `path` (docs/saves.md); the backup kept of the save it replaced, or None."""
+    return write_save(Path(path), match_to_data(match))
 
 
 def load_saved(path: Path):
     """A saved game or match, whichever the file holds."""
-    from kallisti.textfiles import read_text
-
     path = Path(path)
-    text = read_text(path, MAX_SAVE_BYTES, "the save", "save")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise KallistiError(Finding("save-syntax", f"not a kallisti save: {exc.msg}", Pos(str(path), exc.lineno, exc.colno))) from None
-    if isinstance(data, dict) and data.get("format") == MATCH_FORMAT:
-        return match_from_data(data, str(path))
-    return game_from_data(data, str(path))
+    with _loading(path):
+        data = read_save(path)
+        if data["format"] == MATCH_FORMAT:
+            return match_from_data(data, str(path))
+        return game_from_data(data, str(path))
 
 
 def match_from_data(data: dict, source: str = "<save>"):
@@ -273,8 +248,7 @@ def match_from_data(data: dict, source: str = "<save>"):
     from kallisti.interpreter.notation import MoveRefused
 
     where = Pos(source)
-    if data.get("version") != VERSION:
-        raise KallistiError(Finding("save-version", f"save version {data.get('version')!r}; this kallisti reads version {VERSION}", where))
+    data = current_version(data, source)
     try:
         raw = data["ruleset"]["resolved"]
         recorded = data["ruleset"]["sha256"]
@@ -296,3 +270,175 @@ def match_from_data(data: dict, source: str = "<save>"):
         except KallistiError as exc:
             raise KallistiError(Finding("save-event", f"event {i} cannot be replayed: {exc.findings[0].message}", where)) from None
     return match
+
+
+# -- the file: checksum, versions, migrations, backup -----------------------------------------------
+def write_save(path: Path, data: dict) -> Path | None:
+    """Write a save's data to `path` atomically, after keeping the save it replaces; that backup, or None."""
+    kept = keep_previous(path)
+    write_atomic(path, save_text(data))
+    return kept
+
+
+def save_text(data: dict) -> str:
+    """The text of a save file: `data` with its checksum, which comes after its format and version."""
+    content = {k: v for k, v in data.items() if k != "checksum"}
+    head = {"format": content["format"], "version": content["version"], "checksum": content_checksum(content)}
+    return json.dumps({**head, **content}, indent=1, ensure_ascii=False) + "\n"
+
+
+def content_checksum(data: dict) -> str:
+    """`sha256:HEX` of the canonical JSON (keys sorted, no spaces, UTF-8) of everything in `data` but its checksum.
+
+    Over the content, not the bytes: re-indenting a save keeps it whole, changing a value does not.
+    """
+    content = {k: v for k, v in data.items() if k != "checksum"}
+    canonical = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def read_save(path: Path) -> dict:
+    """The data of the save file at `path`, found whole (its checksum right) and brought to the current version."""
+    data = _parsed(_text_of(path), path)
+    _check_whole(data, Pos(str(path)))
+    return migrated(data)
+
+
+def _check_whole(data, where: Pos) -> None:
+    """Refuse data that is no save of a version this kallisti reads, or whose checksum is wrong."""
+    try:
+        if recognised_version(data, where) >= CHECKSUM_SINCE:
+            verify_checksum(data, where)
+    except RecursionError:  # lists nested almost as deep as json.loads follows: hashing them goes deeper
+        raise KallistiError(_never_written(where)) from None
+
+
+def _text_of(path: Path) -> str:
+    from kallisti.textfiles import read_text
+
+    return read_text(path, MAX_SAVE_BYTES, "the save", "save")
+
+
+def _parsed(text: str, path: Path):
+    """The JSON value of a save's text; a save-syntax finding where the JSON stops being whole."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise KallistiError(Finding("save-syntax", f"the save is not whole JSON ({exc.msg}): it was cut short or "
+                                    "damaged, or it is no save", Pos(str(path), exc.lineno, exc.colno))) from None
+    except (ValueError, RecursionError):  # a number of 5,000 digits, lists nested 100,000 deep: nothing kallisti writes
+        raise KallistiError(_never_written(Pos(str(path)))) from None
+
+
+def _never_written(where: Pos) -> Finding:
+    return Finding("save-syntax", "the save is JSON that kallisti never writes (a number too long or lists nested too "
+                   "deep)", where)
+
+
+def verify_checksum(data: dict, where: Pos) -> None:
+    """Refuse a save whose content is not what its checksum says: a bit flipped on disk, a value edited."""
+    recorded = data.get("checksum")
+    if recorded is None:
+        raise KallistiError(Finding("save-checksum", f"the save has no checksum, though every save of version "
+                                    f"{data['version']} has one: it was damaged or edited", where))
+    if recorded != content_checksum(data):
+        raise KallistiError(Finding("save-checksum", "the save's content does not match its checksum: the file was "
+                                    "damaged or edited after it was saved", where))
+
+
+def recognised_version(data, where: Pos) -> int:
+    """The version of a save of a known format, if this kallisti reads it (the current one or one it migrates)."""
+    if not isinstance(data, dict) or data.get("format") not in (FORMAT, MATCH_FORMAT):
+        raise KallistiError(Finding("save-format", "not a kallisti save (no `format: kallisti-save`)", where))
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise KallistiError(Finding("save-version", f"save version {version!r} is no version of the save format; "
+                                    f"this kallisti reads versions 1 to {VERSION}", where))
+    if version > VERSION:
+        raise KallistiError(Finding("save-version", f"save version {version!r} was written by a newer kallisti; this "
+                                    f"one reads versions 1 to {VERSION}", where, suggestion="upgrade kallisti to load it"))
+    return version
+
+
+def current_version(data: dict, source: str = "<save>") -> dict:
+    """Save data of any version this kallisti reads, brought to the current one (a checksum is not checked here:
+    it belongs to the file, see read_save)."""
+    recognised_version(data, Pos(source))
+    return migrated(data)
+
+
+def migrated(data: dict) -> dict:
+    """Save data of a recognised version, brought to VERSION one migration at a time."""
+    while data["version"] < VERSION:
+        data = MIGRATIONS[data["version"]](data)
+    return data
+
+
+def _version_1_to_2(data: dict) -> dict:
+    """Version 2 adds the file's checksum, which is checked before migrating: the content is the same."""
+    return {**{k: v for k, v in data.items() if k != "checksum"}, "version": 2}
+
+
+# Each entry brings save data (a game's or a match's) of one version to the next; each has a test loading a file
+# of its version written by the kallisti of that version (tests/saves/vN/, tests/test_save_migrations.py).
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _version_1_to_2}
+
+
+def backup_path(path: Path) -> Path:
+    """Where the save replaced by the latest one is kept: NAME.bak beside NAME (a name added to, not replaced, so
+    that even `.` or `/`, which no save has, give a path)."""
+    return Path(f"{path}{BACKUP_SUFFIX}")
+
+
+def keep_previous(path: Path) -> Path | None:
+    """Copy the save at `path`, if it is whole, to its backup (atomically too); the backup, or None.
+
+    A damaged file is never copied: the backup it would replace is the last whole save, and stays. So a player whose
+    latest save proves damaged loses only what happened since the save before it.
+    """
+    text = whole_save_text(path)
+    if text is None:
+        return None
+    backup = backup_path(path)
+    write_atomic(backup, text)
+    return backup
+
+
+def whole_save_text(path: Path) -> str | None:
+    """The text of the file at `path` if it is a save this kallisti reads whole; None if it is not, or not there."""
+    try:
+        text = _text_of(path)
+        _check_whole(_parsed(text, path), Pos(str(path)))
+    except KallistiError:
+        return None
+    return text
+
+
+@contextmanager
+def _loading(path: Path) -> Iterator[None]:
+    """Loading the save at `path`: a save that cannot be loaded says what to do in its findings (load the backup,
+    when a whole one is there), and one nested deeper than Python follows is a finding too, not a traceback."""
+    try:
+        try:
+            yield
+        except RecursionError:
+            raise KallistiError(_never_written(Pos(str(path)))) from None
+    except KallistiError as exc:
+        advice = _backup_advice(path)
+        raise KallistiError([_advised(f, advice) for f in exc.findings]) from None
+
+
+def _backup_advice(path: Path) -> tuple[str, frozenset[str] | None]:
+    """What a player whose save at `path` cannot be loaded can do, and the codes of the findings it answers (None:
+    every finding)."""
+    backup = backup_path(path)
+    if whole_save_text(backup) is not None:
+        return f"the save before it is kept whole in {backup}: load that file to go on from there", None
+    return f"there is no whole backup {backup.name} to load instead: load another save of this game", DAMAGED
+
+
+def _advised(finding: Finding, advice: tuple[str, frozenset[str] | None]) -> Finding:
+    text, codes = advice
+    if finding.suggestion or (codes is not None and finding.code not in codes):
+        return finding
+    return replace(finding, suggestion=text)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+
+from kallisti.durable import fsync_folder
 
 FORMAT = "kallisti-simulate"
 
@@ -13,8 +16,9 @@ class JournalError(ValueError):
 
 
 class Journal:
-    """Appends each finished deal to a JSONL file as one line, flushed at once; `deals` holds the deals (seed ->
-    record) the file held already. With no path, it records nothing.
+    """Appends each finished deal to a JSONL file as one line, flushed and fsynced at once, so that a run killed, or a
+    machine that loses its power, loses only the deals in progress; `deals` holds the deals (seed -> record) the file
+    held already. With no path, it records nothing.
 
     The first line is the header: the run's game, ruleset hash, strategy, seed, deals and budget; a file whose header
     differs is refused, so a resumed run plays the same deals as the run it goes on with. A last line cut short (the
@@ -30,11 +34,14 @@ class Journal:
     def __enter__(self) -> Journal:
         if self.path is None:
             return self
-        kept = self._read() if self.path.exists() else 0
+        existed = self.path.exists()
+        kept = self._read() if existed else 0
         self._file = open(self.path, "ab")
         self._file.truncate(kept)  # drop a line cut short
         if not kept:
             self._write(self.header)
+        if not existed:
+            fsync_folder(self.path.absolute().parent)  # the new file's name, not only its lines, survives a crash
         return self
 
     def __exit__(self, *exc) -> None:
@@ -48,8 +55,11 @@ class Journal:
             self._write(record)
 
     def _write(self, record: dict) -> None:
+        # One write of the whole line, newline last: a kill mid-write leaves a line without its newline, which the
+        # next run drops (_read). fsync: once a deal is recorded it survives a power cut too.
         self._file.write((json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8"))
         self._file.flush()
+        os.fsync(self._file.fileno())
 
     def _read(self) -> int:
         """Read the header and the deals; the bytes of the whole lines to keep (0: start the file afresh)."""

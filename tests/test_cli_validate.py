@@ -186,6 +186,12 @@ def test_missing_file_is_a_usage_error(tmp_path):
     assert "nowhere.yaml" in result.output
 
 
+def test_a_name_too_long_to_look_up_is_a_usage_error():
+    """The system refuses to look up a name this long (ENAMETOOLONG): it names no file, like a missing one."""
+    result = run("a" * 5000)
+    assert result.exit_code == 2, result.exception
+
+
 def test_validate_files_is_usable_without_the_command():
     good, bad, warn = cases("good")[0], HERE / "bad" / "unknown-macro.yaml", WARN
     results = validate_files([good, bad, warn])

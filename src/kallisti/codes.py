@@ -26,9 +26,12 @@ WARNINGS = frozenset({"empty-stock", "grouping-too-large", "clause-never-true", 
 
 _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
     "file": (
-        ("file-unreadable", "The ruleset file cannot be read (it is a folder, or access is denied)."),
+        ("file-unreadable", "The ruleset file cannot be read (it is a folder or a device, or access is denied)."),
         ("file-too-large", "The ruleset file is larger than 1,000,000 bytes."),
         ("file-syntax", "The ruleset file is not valid UTF-8 text."),
+        ("control-char", "A ruleset file or a rule change holds a control character or a bidirectional-text control, "
+                         "raw or written as an escape."),
+        ("number-too-long", "A number of a ruleset file or a rule change is written with more than 100 digits."),
         ("not-a-ruleset", "The file's top level is not a map of keys."),
         ("yaml-syntax", "The YAML parser refuses the text."),
         ("yaml-alias", "The YAML uses an anchor or an alias."),
@@ -43,7 +46,7 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("indent-tab", "A line of a .rules file is indented with a tab."),
         ("unexpected-indent", "A line of a .rules file or rule change is indented under a line that has no block."),
         ("description-block", "A quoted `description:` of a .rules file goes on over indented lines."),
-        ("too-deep", "A flow value of a .rules file nests brackets more than 40 levels deep."),
+        ("too-deep", "A flow value of a .rules file nests brackets, or its lines nest blocks, more than 40 levels deep."),
         ("unknown-moment", "An honour rule of a .rules file names a moment of play that does not exist."),
         ("honour-says", "An honour rule of a .rules file does not say, in quotes, what it asks."),
     ),
@@ -76,7 +79,8 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("number-too-large", "A number in an expression is larger than 10^9."),
         ("expr-too-long", "An expression is longer than 2,000 characters."),
         ("expr-too-deep", "An expression nests more than 100 levels deep."),
-        ("expr-control-char", "An expression holds a control character."),
+        ("expr-control-char", "An expression holds a control character or a bidirectional-text control."),
+        ("expr-too-costly", "An expression nests quantifiers so deep that one evaluation may take more than 20,000,000 steps."),
     ),
     "deal": (
         ("deal-row-length", "A row of a group's `deal` given pile by pile has more or fewer letters than the group has piles."),
@@ -135,6 +139,7 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("check-conservation", "`kallisti check`: after a move the piles hold more or fewer cards than the deck."),
         ("check-all-dead", "`kallisti check`: no deal played had a legal move at its start."),
         ("check-rule-error", "`kallisti check`: a rule failed while judging a move, which was refused."),
+        ("rule-runtime", "`kallisti play`: a win, lose or score rule failed at run time, so the game stops."),
     ),
     "change": (
         ("change-syntax", "A rule-change statement is not grammatical."),
@@ -145,6 +150,7 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("change-fixed", "A rule change touches a key that cannot change once a match has begun."),
         ("change-undealable", "With a rule change, a trial deal cannot be dealt."),
         ("change-error", "With a rule change, a rule fails while a trial deal is played."),
+        ("change-too-many", "A player already has the most rule changes in force that a match allows."),
         ("change-endless", "With a rule change, no trial deal ends within the move cap, though all did before it."),
         ("revoke-here", "A `revoke` is given where there is no match change log to take a change back from."),
         ("unknown-catalogue", "No catalogue of rule changes is shipped for the game."),
@@ -160,7 +166,8 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("save-too-large", "A save file is larger than its limit."),
         ("save-syntax", "A save file is not UTF-8 JSON."),
         ("save-format", "A JSON file is not a kallisti save (no `format: kallisti-save`)."),
-        ("save-version", "A save was written by a kallisti with another save version."),
+        ("save-version", "A save's version is newer than this kallisti reads, or no version at all."),
+        ("save-checksum", "A save's content does not match its checksum, or a save that needs one has none."),
         ("save-shape", "A save lacks a part, or a part has the wrong type."),
         ("save-deal", "A save's deal is not an order of the deck's cards."),
         ("save-event", "An event or waiting change of a save cannot be replayed."),

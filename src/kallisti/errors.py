@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from kallisti.codes import CODES
+from kallisti.unsafe import visible
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,14 @@ class Finding:
     def __post_init__(self):
         if self.code not in CODES:
             raise ValueError(f"'{self.code}' is not a registered finding code (see kallisti.codes)")
+        # A message may quote the untrusted text it is about: never let it carry a terminal escape or a
+        # bidirectional control to the screen or a CI log (kallisti.unsafe).
+        for name in ("message", "suggestion", "excerpt"):
+            value = getattr(self, name)
+            if value is not None and visible(value) != value:
+                object.__setattr__(self, name, visible(value))
+        if visible(self.pos.source) != self.pos.source:
+            object.__setattr__(self, "pos", Pos(visible(self.pos.source), self.pos.line, self.pos.column))
 
     def __str__(self) -> str:
         text = f"{self.pos}: {self.severity} {self.code}: {self.message}"
@@ -76,9 +86,16 @@ def error(code: str, message: str, pos: Pos = UNKNOWN, suggestion: str | None = 
     return KallistiError(Finding(code, message, pos, suggestion=suggestion))
 
 
+@functools.lru_cache(maxsize=2)
+def _lines(text: str) -> list[str]:
+    # Kept for the text's next finding: a file of a hundred thousand bad lines gets as many findings, and splitting
+    # the whole text again for each of them made reading it quadratic (hours for a file of 1 MB).
+    return text.splitlines()
+
+
 def caret(text: str, pos: Pos) -> str | None:
     """The source line at `pos` with a caret under its column, for error messages."""
-    lines = text.splitlines()
+    lines = _lines(text)
     if not pos.line or pos.line > len(lines):
         return None
     line = lines[pos.line - 1]

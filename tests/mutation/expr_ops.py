@@ -134,6 +134,17 @@ def double_negations(game, rng):
     return rewritten(game, rng, conditions(game), lambda e: "not " * (MAX_DEPTH + 2) + f"({e.text})", "102 negations")
 
 
+@operator("cubed-quantifiers", "expr-too-costly")
+def cubed_quantifiers(game, rng):
+    """A condition is joined to three quantifiers nested over the piles of a group (true, but counted as 2,880
+    items each: one evaluation could take 2.4 x 10^10 steps)."""
+    if not game.data.get("piles"):
+        return []  # a game of hands only: no group to go through
+    group = next(iter(game.data["piles"]))
+    cube = f"count(p in {group}: count(q in {group}: count(r in {group}: p == r) >= 0) >= 0) >= 0"
+    return rewritten(game, rng, conditions(game), lambda e: f"({e.text}) and {cube}", "three nested quantifiers")
+
+
 @operator("control-character", "expr-control-char")
 def control_character(game, rng):
     """A control character (U+0001 to U+001F, but tab, newline and carriage return) is put into an expression."""

@@ -8,7 +8,7 @@ import re
 
 import yaml
 
-from .base import Mutant, Shipped, as_text, fresh_name, misspell, operator, pick
+from .base import Mutant, Shipped, as_text, fresh_name, misspell, operator, pick, variant
 
 MAX_FILE_BYTES = 1_000_000
 TOO_DEEP = 45  # brackets nested past the 40 levels YAML and .rules values may nest
@@ -138,6 +138,27 @@ def deep_brackets(game, rng):
     return yaml_edits(game, rng, plain_pairs,
                       lambda t, k, v: edit(t, v.start_mark, v.end_mark, "[" * TOO_DEEP + node_text(t, v) + "]" * TOO_DEEP),
                       "value in 45 brackets")
+
+
+@operator("hidden-control", "control-char")
+def hidden_control(game, rng):
+    """A terminal escape (ESC [2J, which clears the screen) is put into the game's name, and a right-to-left
+    override (U+202E) into a comment, where a reviewer would not see what it hides."""
+    named = {"extends": game.name, "game": f"{game.data['game']}\x1b[2J"}
+    out = [Mutant("game name with a terminal escape", (("variant.yaml", named),))]
+    for s in SYNTAXES:
+        lines = game.text(s).split("\n")
+        at = rng.randrange(len(lines) + 1)
+        out.append(as_text("\n".join(lines[:at] + ["# \u202e hidden"] + lines[at:]), s,
+                           f"{s} file with a right-to-left override in a comment at line {at + 1}"))
+    return out
+
+
+@operator("endless-number", "number-too-long")
+def endless_number(game, rng):
+    """The number of packs is written with 150 digits, more than the 100 a number of a ruleset may have (and past
+    what any count needs)."""
+    return [variant(game, "150-digit number of packs", deck={"packs": int("9" * 150)})]
 
 
 @operator("listed-ruleset", "not-a-ruleset")

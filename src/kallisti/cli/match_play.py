@@ -41,9 +41,14 @@ def run_match_session(match, lines: Iterable[str], out: Out, *, err: Out | None 
     if tip:
         out("type `help` for the commands, `q` to quit")
     session.go_on()
+    from kallisti.cli.play import MAX_COMMAND_CHARS, too_long  # play imports this module: import when called
+
     for raw in lines:
         if session.over():
             break
+        if too_long(raw):
+            out(f"a command is at most {MAX_COMMAND_CHARS:,} characters; that line was not read")
+            continue
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -285,11 +290,11 @@ class _MatchSession:
             return None
         if verb == "save":
             try:
-                save_match(self.match, Path(name))
+                kept = save_match(self.match, Path(name))
             except OSError as exc:
                 self.out(f"cannot save to {name}: {exc.strerror or exc}")
                 return None
-            self.out(f"saved to {name}")
+            self.out(f"saved to {name}" + ("" if kept is None else f" (the save it replaced is kept in {kept})"))
             return None
         try:
             loaded = load_saved(Path(name))

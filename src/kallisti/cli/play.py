@@ -18,6 +18,7 @@ from kallisti.interpreter.notation import MoveRefused, describe, narrate, parse_
 WON, BAD_INPUT, USAGE, LOST, QUIT = 0, 1, 2, 3, 4
 MAX_DEAL_BYTES = 100_000
 MAX_SEED = 10**9  # a fresh game picks its deal number below this
+MAX_COMMAND_CHARS = 10_000  # a piped line longer than this is refused (and read no further than needed)
 
 HELP = """\
 commands:
@@ -104,13 +105,26 @@ def play(
         else:
             raise typer.BadParameter("--watch needs a ruleset file, not a shipped game's name (copy it with `kallisti "
                                      "convert` first)", param_hint="--watch")
+    raise typer.Exit(_session(lambda: run_session(
+        g, _stdin_lines(interactive), typer.echo, color=use_color(sys.stdout, no_color), deal_source=source,
+        err=lambda text: typer.echo(text, err=True), tip=interactive, watcher=watcher)))
+
+
+def _session(play: Callable[[], int]) -> int:
+    """Runs a play session to its exit code: Ctrl-C quits, and a rule that fails at run time ends the game with a
+    clear error. Moves judged by a failing rule are refused as the game goes; a win, lose or score rule that fails
+    leaves nothing to play on, so the session stops rather than guess the game's state."""
+    from kallisti.interpreter.compiler import RuleRuntimeError
+
     try:
-        code = run_session(g, _stdin_lines(interactive), typer.echo, color=use_color(sys.stdout, no_color),
-                           deal_source=source, err=lambda text: typer.echo(text, err=True), tip=interactive, watcher=watcher)
+        return play()
     except KeyboardInterrupt:
         typer.echo("\n*** QUIT ***")
-        code = QUIT
-    raise typer.Exit(code)
+        return QUIT
+    except RuleRuntimeError as exc:
+        typer.echo(f"error rule-runtime: a rule failed while the game was played: {exc}; the game cannot go on "
+                   "(`kallisti check` finds such rules before play)", err=True)
+        return BAD_INPUT
 
 
 def _play_table(rules, players: str, seed: int | None) -> int:
@@ -120,8 +134,8 @@ def _play_table(rules, players: str, seed: int | None) -> int:
         seats = seats_from_players(players)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--players")
-    return run_table_session(rules, seats, secrets.randbelow(MAX_SEED) + 1 if seed is None else seed,
-                             _stdin_lines(sys.stdin.isatty()), typer.echo)
+    return _session(lambda: run_table_session(rules, seats, secrets.randbelow(MAX_SEED) + 1 if seed is None else seed,
+                                              _stdin_lines(sys.stdin.isatty()), typer.echo))
 
 
 def _play_match(rules, players: str, seed: int | None, no_color: bool) -> int:
@@ -142,12 +156,9 @@ def _play_match(rules, players: str, seed: int | None, no_color: bool) -> int:
         _report(exc.findings)
         return BAD_INPUT
     interactive = sys.stdin.isatty()
-    try:
-        return run_match_session(match, _stdin_lines(interactive), typer.echo, err=lambda text: typer.echo(text, err=True),
-                                 color=use_color(sys.stdout, no_color), tip=interactive)
-    except KeyboardInterrupt:
-        typer.echo("\n*** QUIT ***")
-        return QUIT
+    return _session(lambda: run_match_session(match, _stdin_lines(interactive), typer.echo,
+                                              err=lambda text: typer.echo(text, err=True),
+                                              color=use_color(sys.stdout, no_color), tip=interactive))
 
 
 class RulesWatcher:
@@ -161,10 +172,13 @@ class RulesWatcher:
         self.text = self._read()
 
     def _read(self) -> str | None:
+        from kallisti.model.located import MAX_FILE_BYTES
+        from kallisti.textfiles import read_text
+
         try:
-            return self.path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return None
+            return read_text(self.path, MAX_FILE_BYTES, "the ruleset file", "file")
+        except (OSError, UnicodeDecodeError, KallistiError):
+            return None  # unreadable for now (mid-save, too large): the rules in play stay
 
     def poll(self):
         """None when the file is unchanged; else the new Ruleset, or the KallistiError that refuses it."""
@@ -187,19 +201,37 @@ def _stdin_lines(interactive: bool) -> Iterable[str]:
             import readline  # noqa: F401  (line editing and history for input())
         except ImportError:
             pass
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="replace")  # bytes that are not UTF-8 become U+FFFD: a refused command, not a traceback
     try:
         while True:
             if interactive:
                 yield input("> ")
             else:
-                line = sys.stdin.readline()
+                line = sys.stdin.readline(MAX_COMMAND_CHARS + 1)
                 if not line:
                     return
+                if len(line) > MAX_COMMAND_CHARS and not line.endswith("\n"):
+                    _skip_rest_of_line()  # the prefix kept is long enough to be refused as too long
                 yield line
     except (EOFError, KeyboardInterrupt):
         if interactive:
             sys.stdout.write("\n")
         return
+
+
+def _skip_rest_of_line() -> None:
+    """Read standard input up to the end of the current line, a bounded piece at a time."""
+    while True:
+        piece = sys.stdin.readline(MAX_COMMAND_CHARS)
+        if not piece or piece.endswith("\n"):
+            return
+
+
+def too_long(line: str) -> bool:
+    """Whether a command line is over MAX_COMMAND_CHARS (then it is refused, not parsed)."""
+    return len(line) > MAX_COMMAND_CHARS
 
 
 def _report(findings: list[Finding]) -> None:
@@ -277,6 +309,9 @@ def run_session(game, lines: Iterable[str], out: Out, *, color: bool = False, de
         return end
     session.show_honour()
     for raw in lines:
+        if too_long(raw):
+            out(f"a command is at most {MAX_COMMAND_CHARS:,} characters; that line was not read")
+            continue
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -505,7 +540,7 @@ class _Session:
         """`new [SEED]`: a new deal, under the changes waiting for it if any."""
         from kallisti.interpreter.game import Game
 
-        if arg and not arg.isdigit():
+        if arg and not (arg.isascii() and arg.isdigit() and len(arg) <= len(str(MAX_SEED))):
             self.out("new takes a deal number, e.g. `new 7`")
             return
         try:
@@ -621,11 +656,11 @@ class _Session:
             return None
         if verb == "save":
             try:
-                save_game(self.game, Path(name), [event for event, _ in self.waiting])
+                kept = save_game(self.game, Path(name), [event for event, _ in self.waiting])
             except OSError as exc:
                 self.out(f"cannot save to {name}: {exc.strerror or exc}")
                 return None
-            self.out(f"saved to {name}")
+            self.out(f"saved to {name}" + ("" if kept is None else f" (the save it replaced is kept in {kept})"))
             return None
         try:
             self.game, waiting = load_game(Path(name), with_next_deal=True)

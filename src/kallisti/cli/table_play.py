@@ -136,6 +136,12 @@ def _person_draws(rnd, seat: int, name: str, names: list[str], lines, out) -> bo
             out(f"refused: {exc}")
 
 
+def _amount(word: str) -> bool:
+    """Whether a typed word is an amount: ASCII digits only (`str.isdigit` takes `²`, which `int` refuses), and
+    few enough that `int` reads it (no stake is near a billion)."""
+    return word.isascii() and word.isdigit() and len(word) <= 12
+
+
 ASK = {"name": "you deal: name the amount every other player must match (0 to {most})",
        "answer": "match {amount} (`match`, or `match N` to raise the dealer by N{raises}) or `fold`",
        "cover": "cover the raises of {aside} (`cover`) or `fold` (the dealership then goes to auction)",
@@ -171,9 +177,9 @@ def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> boo
             return False
         words = line.split()
         try:
-            if what in ("name", "buy", "extra") and len(words) == 1 and words[0].isdigit():
+            if what in ("name", "buy", "extra") and len(words) == 1 and _amount(words[0]):
                 args = (int(words[0]),)
-            elif what == "answer" and words[:1] == ["match"] and (len(words) == 1 or len(words) == 2 and words[1].isdigit()):
+            elif what == "answer" and words[:1] == ["match"] and (len(words) == 1 or len(words) == 2 and _amount(words[1])):
                 args = (True, int(words[1]) if len(words) == 2 else 0)
             elif what in ("answer", "cover") and words == ["fold"]:
                 args = (False, 0) if what == "answer" else (False,)

@@ -11,7 +11,7 @@ import typer
 
 from kallisti.cli.report import FileResult, render_github, render_json, render_text
 from kallisti.errors import Finding, KallistiError, caret
-from kallisti.model.loader import shipped_games
+from kallisti.model.loader import names_a, shipped_games
 from kallisti.model.ruleset import load_ruleset
 
 
@@ -71,9 +71,9 @@ def check_arguments(files: list[str]) -> list[str]:
     out = []
     for name in files:
         path = Path(name)
-        if path.is_file():
+        if names_a(path):
             out.append(name)
-        elif path.is_dir():
+        elif names_a(path, "dir"):
             found = ruleset_files_below(path)
             if not found:
                 raise typer.BadParameter(

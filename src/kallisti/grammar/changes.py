@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import re
 
-import jsonschema
 from lark import Lark
 
 from kallisti.errors import Finding, KallistiError, Pos
@@ -24,6 +23,7 @@ from kallisti.grammar.rules_front import (
     put, resolve_path, unquote,
 )
 from kallisti.model.located import LDict, LList
+from kallisti.model.loader import Validator
 
 ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]*")
 
@@ -61,7 +61,7 @@ def change_from_line(ln: Line, text: str) -> LDict:
     patch = LDict(pos=start)
     if verb == "raw":
         patch = flow_value(ln, c[0], text)
-        errors = sorted(jsonschema.Draft202012Validator(_patch_schema()).iter_errors(dict(patch)), key=str)
+        errors = sorted(Validator(_patch_schema()).iter_errors(dict(patch)), key=str)
         if errors:
             raise LineError(finding(text, "change-shape", "this map is not a patch: it needs exactly one verb (set, add, delete, "
                                     "require, forbid, replace, remove, revoke) with its keys", start))

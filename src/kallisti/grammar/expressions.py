@@ -10,11 +10,18 @@ from lark import Lark, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from kallisti.errors import Finding, KallistiError, Pos, caret
+from kallisti.unsafe import char_name, unsafe_char
 
 # Rule text comes from strangers: bound the work a single expression may cause.
 MAX_EXPRESSION_CHARS = 2_000
 MAX_EXPRESSION_DEPTH = 100
 MAX_INT_LITERAL = 10**9
+# A quantifier goes through at most this many items: the cards of the largest deck the schema allows (8 packs
+# of 30 ranks in 12 suits); a group has fewer piles. A literal list goes through its own items.
+MAX_QUANTIFIED_ITEMS = 8 * 30 * 12
+# Body evaluations one evaluation of an expression may need at worst: two quantifiers nested over cards or
+# piles fit (2,880 x 2,881), three do not (2.4 x 10^10 steps, hours of work for a single move).
+MAX_QUANTIFIER_STEPS = 20_000_000
 
 
 @dataclass(frozen=True)
@@ -183,6 +190,21 @@ def depth(node: Node) -> int:
     return 1
 
 
+def quantifier_steps(node: Node) -> int:
+    """The most body evaluations of quantifiers one evaluation of `node` may make: each quantifier multiplies the
+    work of its body by the items it goes through (a literal list's length, or MAX_QUANTIFIED_ITEMS)."""
+    if isinstance(node, Quant):
+        items = len(node.iterable.items) if isinstance(node.iterable, ListLit) else MAX_QUANTIFIED_ITEMS
+        return quantifier_steps(node.iterable) + items * (1 + quantifier_steps(node.body))
+    if isinstance(node, Attr):
+        return quantifier_steps(node.obj)
+    if isinstance(node, (Op, Call)):
+        return sum(quantifier_steps(k) for k in node.args)
+    if isinstance(node, ListLit):
+        return sum(quantifier_steps(k) for k in node.items)
+    return 0
+
+
 # Parsed expressions by their text: nodes are immutable and hold offsets, not positions, so one parse
 # serves every ruleset that repeats the text (a match compiles many variants of one ruleset).
 _parsed: dict[str, Node] = {}
@@ -195,8 +217,9 @@ def parse_expression(text: str, pos: Pos) -> Node:
         text = "true" if text is True else "false" if text is False else str(text)
     if len(text) > MAX_EXPRESSION_CHARS:
         raise KallistiError(Finding("expr-too-long", f"expression longer than {MAX_EXPRESSION_CHARS} characters", pos))
-    if any(ord(ch) < 32 and ch not in "\t\n" for ch in text):
-        raise KallistiError(Finding("expr-control-char", "control character in expression", pos))
+    bad = unsafe_char(text)
+    if bad is not None:
+        raise KallistiError(Finding("expr-control-char", f"control character in expression ({char_name(text[bad])})", pos))
     node = _parsed.get(text)
     if node is not None:
         return node
@@ -226,6 +249,10 @@ def parse_expression(text: str, pos: Pos) -> Node:
         raise _located("expr-syntax", str(exc).splitlines()[0], text, pos, getattr(exc, "pos_in_stream", 0) or 0) from None
     if too_deep:
         raise KallistiError(Finding("expr-too-deep", f"expression nested deeper than {MAX_EXPRESSION_DEPTH} levels", pos))
+    steps = quantifier_steps(node)
+    if steps > MAX_QUANTIFIER_STEPS:
+        raise KallistiError(Finding("expr-too-costly", f"its quantifiers may take {steps:,} steps at worst; at most "
+                                    f"{MAX_QUANTIFIER_STEPS:,}", pos, suggestion="nest at most two quantifiers over cards or piles"))
     if len(_parsed) < MAX_PARSED:
         _parsed[text] = node
     return node

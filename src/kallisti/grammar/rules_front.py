@@ -29,9 +29,9 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from kallisti.errors import Finding, KallistiError, Pos, caret, did_you_mean
-from kallisti.model.located import MAX_DEPTH, MAX_FILE_BYTES, LDict, LList
+from kallisti.model.located import MAX_DEPTH, MAX_FILE_BYTES, MAX_NUMBER_DIGITS, LDict, LList
 from kallisti.model.patch import RULE_KEYS
-from kallisti.schema import MOMENTS, schema
+from kallisti.schema import MAX_DEAL_ROWS, MOMENTS, schema
 
 HERE = Path(__file__).resolve().parent
 STARTS = ["statement", "pile_items", "deck_items", "match_items", "hands_items", "rule_item", "says_line", "value_flow", "value_expr", "value_pile"]
@@ -186,6 +186,7 @@ def layout(text: str, source: str, findings: list) -> tuple[list[Line], list[str
     roots: list[Line] = []
     stack: list[tuple[int, Line]] = []
     pending: list[str] = []
+    too_deep = False  # a line nested too deep was reported; the lines below it are skipped without a word
     i = 0
     while i < len(physical):
         raw = physical[i].rstrip("\r")
@@ -207,6 +208,15 @@ def layout(text: str, source: str, findings: list) -> tuple[list[Line], list[str
         pending = []
         while stack and stack[-1][0] >= indent:
             stack.pop()
+        if len(stack) >= MAX_DEPTH:
+            # Blocks are read by recursion (`add:` holds statements, which may be `add:`): a line nested deeper than
+            # any ruleset needs is refused with its block, before a thousand levels reach Python's recursion limit.
+            if not too_deep:
+                findings.append(finding(text, "too-deep", f"lines indented under each other more than {MAX_DEPTH} levels deep",
+                                        Pos(source, no, indent + 1)))
+            too_deep = True
+            continue
+        too_deep = False
         (stack[-1][1].children if stack else roots).append(line)
         stack.append((indent, line))
         if DESCRIPTION_HEAD.match(content):
@@ -410,9 +420,26 @@ def parse_line(ln: Line, start: str, full_text: str, parser: Lark | None = None,
     """Parse one line with a start rule of the grammar; a refusal raises LineError with a finding in words."""
     parser = parser or rules_parser()
     try:
-        return parser.parse(ln.text, start=start)
+        tree = parser.parse(ln.text, start=start)
     except UnexpectedInput as exc:
         raise LineError(syntax_finding(exc, ln, start, full_text, parser, code)) from None
+    _refuse_long_numbers(tree, ln, full_text)
+    return tree
+
+
+_LONG_NUMBER = re.compile(rf"[-+]?[0-9]{{{MAX_NUMBER_DIGITS + 1},}}")
+
+
+def _refuse_long_numbers(tree: Tree, ln: Line, full_text: str) -> None:
+    """Refuse a number token of more than MAX_NUMBER_DIGITS digits before any `int()` reads it: Python refuses
+    to read one of more than 4,300 digits with a ValueError, and no count of a ruleset needs a hundred."""
+    # Walked without recursion (Tree.scan_values recurses): a line such as `win when - - - … 1` nests thousands
+    # deep, and the expression's own depth limit refuses it only after this walk.
+    for subtree in tree.iter_subtrees_topdown():
+        for token in subtree.children:
+            if isinstance(token, Token) and _LONG_NUMBER.fullmatch(str(token)) is not None:
+                raise LineError(finding(full_text, "number-too-long", f"a number written with more than {MAX_NUMBER_DIGITS} "
+                                        "digits", ln.tok(token)))
 
 
 # ---- trees to values ---------------------------------------------------------------------------
@@ -616,6 +643,7 @@ def pile_effects(ln: Line, item, text: str) -> list:
         return [("tag", value, start, pos)]
     if k in ("deal", "deal_more"):
         n, face = c
+        _refuse_deal_rows(ln, int(n), n, text)  # before the rows are made: N may be any number of a hundred digits
         rows = [kind(face)[5:]] * int(n)
         return [("deal" if k == "deal" else "+deal", rows, start, ln.tok(n))]
     if k in ("deal_row", "deal_row_more"):
@@ -692,6 +720,13 @@ def pile_effects(ln: Line, item, text: str) -> list:
     if k == "unlimited_redeals":
         return [("redeals", "unlimited", start, start)]
     raise AssertionError(k)  # pragma: no cover
+
+
+def _refuse_deal_rows(ln: Line, rows: int, at, text: str) -> None:
+    """Refuse a deal of more rows than the schema allows, where it is written (`at`: a token or a position)."""
+    if rows > MAX_DEAL_ROWS:
+        pos = ln.tok(at) if isinstance(at, Token) else at
+        raise LineError(finding(text, "schema", f"a deal of {rows} rows; at most {MAX_DEAL_ROWS}", pos))
 
 
 def _rank(ln: Line, node, text: str):
@@ -846,6 +881,7 @@ def apply_pile_items(ln: Line, items, text: str, group: LDict, last: list, notes
                 if last[0] != "deal" or not isinstance(rows, LList):
                     raise LineError(finding(text, "misplaced", "rows of a deal must follow `deal` (like `deal 2 face down, 2 face up`)",
                                             kpos))
+                _refuse_deal_rows(ln, len(rows) + len(value), kpos, text)
                 for r in value:
                     append(rows, r, vpos)
                 continue
@@ -926,7 +962,9 @@ def resolve_path(path: str) -> str:
 
 
 def path_parts(path: str) -> list:
-    return [int(p) if p.isdigit() else p for p in path.split(".")]
+    from kallisti.model.patch import path_part
+
+    return [path_part(p) for p in path.split(".")]
 
 
 def value_kind(parts: list) -> str:
@@ -1253,9 +1291,12 @@ class _Builder:
 
     @staticmethod
     def _flatten(lines):
-        for ln in lines:
+        """The lines and, depth first, the lines indented under them (walked with a stack, not by recursion)."""
+        stack = list(reversed(lines))
+        while stack:
+            ln = stack.pop()
             yield ln
-            yield from _Builder._flatten(ln.children)
+            stack.extend(reversed(ln.children))
 
     def st_group(self, ln, tree, target):
         name_tok, items = tree.children

@@ -85,8 +85,12 @@ def apply_all(base: LDict, patches: Sequence[dict]) -> LDict:
 def parse(text: str, source: str = "<change>") -> LDict:
     """One change's patch, with the positions of its text (KallistiError with line:column otherwise)."""
     from kallisti.grammar.changes import parse_change
+    from kallisti.model.loader import refuse_unsafe_strings, refuse_unsafe_text
 
-    return parse_change(text, source)
+    refuse_unsafe_text(text, source)  # typed by an opponent: no escape sequence may reach the other player's screen
+    patch = parse_change(text, source)
+    refuse_unsafe_strings(patch)  # nor one written as an escape (`set game "\\u001b[2J"`)
+    return patch
 
 
 def amend(current: LDict, text: str, *, source: str = "<change>", baseline=None, trial: bool = True,

@@ -27,6 +27,7 @@ MOVE_SCOPE = BUILD_SCOPE
 HAND_SCOPE = {"cards": CARDS, "count": INT, "hand": CARDS}
 
 MAX_INT_RESULT = 10**18  # arithmetic results beyond this are refused at run time
+MAX_TOTALS = 10_000  # distinct totals one `totals(...)` may make; beyond, the rule fails at run time
 
 
 class Ctx:
@@ -482,6 +483,8 @@ def _totals(d):
         sums = {base}
         for options in choices:
             sums = {t + v for t in sums for v in options}
+            if len(sums) > MAX_TOTALS:
+                raise RuleRuntimeError(f"totals() makes more than {MAX_TOTALS} totals")
         return sorted(sums)
 
     return totals, INTS

@@ -15,6 +15,9 @@ from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import STREAM_DEAL, Rng
 
 TURN_MOVE_CAP = 2000  # moves after which a turn ends as it stands, so every turn ends whatever the rules say
+# Changes in force on one player at once: each of that player's turns applies them all to a copy of the base, so
+# a long match (max_turns up to 10,000, up to 5 changes a turn) must not make every turn slower than the last.
+MAX_ACTIVE_CHANGES = 100
 # Keys a change may not touch once the match has begun: they shape the match for everyone, not one
 # player's rules. A player's own limit (`loses_at`) and what the player may do as Player X
 # (`player_x`) are that player's rules, and may change.
@@ -225,6 +228,9 @@ class Match:
             raise MatchError("Player X may make no (more) rule changes this turn")
         target = self.current
         patch = amend.parse(text, source)
+        if len(self.active_changes(target)) >= MAX_ACTIVE_CHANGES:
+            raise KallistiError(Finding("change-too-many", f"{MAX_ACTIVE_CHANGES} changes are in force on this player already",
+                                        patch.pos or Pos(source, 1, 1), suggestion="revoke one of them first"))
         if "revoke" in patch:
             raise MatchError("use `revoke ID` to take back a change")
         path = next((str(patch[v]) for v in ("set", "add", "delete") if v in patch), "")

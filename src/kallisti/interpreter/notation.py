@@ -94,7 +94,7 @@ def parse_move(game, text: str) -> int:
     targets = _pile_choices(game, words[1])
     count = None
     if len(words) == 3:
-        if not words[2].isdigit() or int(words[2]) < 1:
+        if not _COUNT.fullmatch(words[2]) or int(words[2]) < 1:
             raise MoveRefused(f"'{words[2]}' is not a number of cards")
         count = int(words[2])
     # Among the legal moves the words allow, take the one moving the most cards (a whole run).
@@ -109,7 +109,10 @@ def parse_move(game, text: str) -> int:
     raise MoveRefused(explain(game, sources[0], targets[0] if len(targets) == 1 else _first_target(game, targets), count or 1))
 
 
-_WINDOW = re.compile(r"[0-9]+(-[0-9]+)?")
+# Numbers typed in a move: ASCII digits only (`str.isdigit` takes `²`, which `int` refuses) and few of them (a
+# line of thousands of digits is a ValueError, not a number); no pile holds more than a few thousand cards.
+_COUNT = re.compile(r"[0-9]{1,6}")
+_WINDOW = re.compile(r"[0-9]{1,6}(-[0-9]{1,6})?")
 
 
 def _parse_discard(game, words: list[str], legal: list[int]) -> int:

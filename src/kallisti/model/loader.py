@@ -15,6 +15,8 @@ from kallisti.model.macros import expand_rule
 from kallisti.model.hands import normalise_hands
 from kallisti.model.patch import RULE_KEYS, additions_to_patches, apply_patch, overrides_to_patches
 from kallisti.schema import schema
+from kallisti.textfiles import line_column
+from kallisti.unsafe import char_name, unsafe_char
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 MAX_EXTENDS_DEPTH = 8
@@ -50,13 +52,22 @@ def shipped_games() -> dict[str, Path]:
     return {p.stem: p for p in sorted(list(RULESETS.glob("*.yaml")) + list(RULESETS.glob("*.rules")))}
 
 
+def names_a(path: Path, kind: str = "file") -> bool:
+    """Whether `path` names a regular file (`kind` "file") or a folder ("dir"). A name the system cannot look up
+    names neither: Path.is_file() takes a missing file for False, but passes on ENAMETOOLONG (`extends: aaa…`)."""
+    try:
+        return path.is_file() if kind == "file" else path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def locate(ref: str) -> Path:
     """A game name or a path to a ruleset file."""
     games = shipped_games()
     if ref in games:
         return games[ref]
     path = Path(ref)
-    if path.is_file():
+    if names_a(path):
         return path
     raise KallistiError(Finding("unknown-game", f"no shipped game or file named '{ref}'", Pos(ref),
                                 suggestion=did_you_mean(ref, games) or "`kallisti list` shows the shipped games"))
@@ -71,6 +82,7 @@ def parse_file(path: Path, text: str | None = None):
         from kallisti.textfiles import read_text
 
         text = read_text(path, MAX_FILE_BYTES, "the ruleset file", "file")
+    refuse_unsafe_text(text, str(path))
     if path.suffix == ".rules":
         from kallisti.grammar.rules_front import parse_rules
 
@@ -79,12 +91,61 @@ def parse_file(path: Path, text: str | None = None):
         data = load_yaml(text, str(path))
     if not isinstance(data, dict):
         raise KallistiError(Finding("not-a-ruleset", "a ruleset file must be a map of keys", Pos(str(path), 1, 1)))
+    refuse_unsafe_strings(data)
     return data, text
+
+
+# Keys whose strings are expressions (or macro phrases, or the paths of changes): parse_expression refuses an
+# unsafe character in an expression as `expr-control-char`, and a path or phrase holding one names nothing.
+EXPRESSION_KEYS = frozenset({"require", "forbid", "expr", "when", "win", "score", "prefill", "reveal", *RULE_KEYS})
+
+
+def refuse_unsafe_text(text: str, source: str) -> None:
+    """Refuse raw text holding a control character or a bidirectional control anywhere, comments included: a
+    reviewer reads the text of a ruleset in a pull request, and a terminal or CI log prints it."""
+    bad = unsafe_char(text)
+    if bad is not None:
+        line, column = line_column(text, bad)
+        raise KallistiError(Finding("control-char", f"the text holds the control character {char_name(text[bad])}",
+                                    Pos(source, line, column), suggestion="delete it; write text without control characters"))
+
+
+def refuse_unsafe_strings(data) -> None:
+    """Refuse a key or string value holding an unsafe character once escapes are read (YAML's `"\\e"`, a .rules
+    text's `"\\u202e"`): names, ids, `says`, descriptions and symbols are printed as they are."""
+    for path, value in _strings(data, ()):
+        bad = unsafe_char(value)
+        if bad is not None:
+            pos = position_at(data, list(path)) or Pos("<ruleset>")
+            raise KallistiError(Finding("control-char", f"{'.'.join(map(str, path)) or 'a key'} holds the control character "
+                                        f"{char_name(value[bad])}", pos, suggestion="write text without control characters"))
+
+
+def _strings(node, path: tuple):
+    """(path, text) for every key and string value below `node`, but the strings of EXPRESSION_KEYS."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield path + (key,), str(key)
+            if key in EXPRESSION_KEYS and isinstance(value, str):
+                continue
+            yield from _strings(value, path + (key,))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _strings(item, path + (i,))
+    elif isinstance(node, str):
+        yield path, node
+
+
+# JSON Schema takes 10.0 for an integer (it judges the value, not its type), but range(), list indexes and card
+# counts do not: a count written `10.0` is refused by the schema here, not by a TypeError in the compiler.
+_TYPES = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool))
+Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=_TYPES)
 
 
 @functools.lru_cache(maxsize=None)
 def _validator(kind: str):
-    return jsonschema.Draft202012Validator(schema(kind))
+    return Validator(schema(kind))
 
 
 def schema_findings(data, kind: str, default: Pos) -> list[Finding]:
@@ -111,6 +172,8 @@ def schema_message(err) -> str:
         return f"unknown key{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}"
     if err.validator == "required":
         return err.message.replace("is a required property", "is required")
+    if err.validator in ("maxItems", "maxProperties"):  # a limit: say it in numbers, never print the whole value
+        return f"{len(err.instance)} {'items' if err.validator == 'maxItems' else 'keys'}; at most {err.validator_value}"
     if err.validator in ("oneOf", "anyOf"):
         options = [sorted(o["required"]) for o in err.validator_value if set(o) == {"required"}]
         if len(options) == len(err.validator_value) and isinstance(err.instance, dict):
@@ -255,7 +318,21 @@ def resolve(ref: str | Path, text: str | None = None, _chain: tuple = ()) -> tup
     findings = schema_findings(resolved, "resolved", Pos(str(path), 1, 1))
     if findings:
         raise KallistiError(findings)
+    _refuse_too_many_clauses(resolved, data, path)
     return resolved, sources
+
+
+def _refuse_too_many_clauses(resolved: LDict, data: LDict, path: Path) -> None:
+    """Count the clauses of every pile rule before any is compiled: the Ruleset counts them too, but only after
+    compiling them all, and a file of thousands of clauses would cost minutes before that count refused it."""
+    from kallisti.model.ruleset import MAX_CLAUSES
+
+    piles = resolved.get("piles") or {}
+    total = sum(len(group[key]) for group in piles.values() if isinstance(group, dict)
+                for key in RULE_KEYS if isinstance(group.get(key), list))
+    if total > MAX_CLAUSES:
+        where = next((data.key_pos[k] for k in ("piles", "changes", "add") if k in data.key_pos), Pos(str(path), 1, 1))
+        raise KallistiError(Finding("too-many-clauses", f"{total} clauses; at most {MAX_CLAUSES}", where))
 
 
 def _parent_path(path: Path, ref: str, pos: Pos) -> Path:
@@ -269,7 +346,7 @@ def _parent_path(path: Path, ref: str, pos: Pos) -> Path:
     target = (folder / ref).resolve()
     if folder not in target.parents:
         raise KallistiError(Finding("extends-path", f"`extends: {ref}` leaves this file's folder", pos))
-    if not target.is_file():
+    if not names_a(target):
         raise KallistiError(Finding("unknown-game", f"`extends: {ref}` names no shipped game and no file", pos,
                                     suggestion=did_you_mean(ref, games)))
     return target

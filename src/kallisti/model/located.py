@@ -14,6 +14,9 @@ from kallisti.errors import KallistiError, Finding, Pos
 # Limits on untrusted YAML; each refusal is a clear error, never a crash or a hang.
 MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 40
+# Digits a number of a ruleset file may be written with: far beyond any count the schema allows, and far below
+# the 4,300 digits past which Python refuses to read a number (a ValueError, not a finding).
+MAX_NUMBER_DIGITS = 100
 
 
 class LDict(dict):
@@ -132,8 +135,22 @@ class _Loader(yaml.SafeLoader):
     """SafeLoader: builds only plain scalars, maps and lists; never objects."""
 
 
-def _scalar(node: yaml.ScalarNode, loader: _Loader) -> Any:
-    return loader.construct_object(node)
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
+def _scalar(node: yaml.ScalarNode, loader: _Loader, source: str) -> Any:
+    if node.tag == _INT_TAG and len(node.value) > MAX_NUMBER_DIGITS:
+        raise KallistiError(Finding("number-too-long", f"a number written with more than {MAX_NUMBER_DIGITS} digits",
+                                    _mark(node.start_mark, source)))
+    try:
+        return loader.construct_object(node)
+    except (ValueError, KeyError, IndexError, AttributeError):
+        # PyYAML's constructors of ints, floats, booleans and dates raise Python's own errors, not a YAMLError, for a
+        # value they cannot read: a date that is no date (`2001-13-45`), or a tag on the wrong text (`!!int x`).
+        kind = node.tag.rsplit(":", 1)[-1]
+        shown = node.value if len(node.value) <= 40 else node.value[:40] + "…"
+        raise KallistiError(Finding("yaml-syntax", f"{shown!r} cannot be read as a YAML {kind}",
+                                    _mark(node.start_mark, source))) from None
 
 
 def _build(node: yaml.Node, loader: _Loader, source: str, depth: int, notes: "_Notes | None" = None) -> Any:
@@ -142,7 +159,7 @@ def _build(node: yaml.Node, loader: _Loader, source: str, depth: int, notes: "_N
     if isinstance(node, yaml.MappingNode):
         out = LDict(pos=_mark(node.start_mark, source))
         for key_node, value_node in node.value:
-            key = _scalar(key_node, loader) if isinstance(key_node, yaml.ScalarNode) else None
+            key = _scalar(key_node, loader, source) if isinstance(key_node, yaml.ScalarNode) else None
             kpos = _mark(key_node.start_mark, source)
             if not isinstance(key, (str, int)) or isinstance(key, bool):
                 raise KallistiError(Finding("yaml-key", "a key must be a plain name", kpos))
@@ -166,7 +183,7 @@ def _build(node: yaml.Node, loader: _Loader, source: str, depth: int, notes: "_N
         return out
     if notes is not None:
         notes.scalar(node)
-    return _scalar(node, loader)
+    return _scalar(node, loader, source)
 
 
 # ---- comments --------------------------------------------------------------------------------------
@@ -252,6 +269,24 @@ def _value_pos(node: yaml.Node, source: str) -> Pos:
     return pos
 
 
+def _refuse_aliases_and_depth(text: str, source: str) -> None:
+    """Read the text's events once, before any node is built, refusing an anchor or alias and nesting deeper than
+    MAX_DEPTH. The depth is checked here, on the event stream, because PyYAML composes nodes recursively (`[[[…`
+    five hundred deep is a RecursionError) and its scanner slows down with every open bracket: stopping at the
+    first event too deep bounds both."""
+    depth = -1  # the root collection is level 0, as `_build` counts
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise KallistiError(Finding("yaml-alias", "YAML anchors and aliases are not allowed in rulesets (use `extends` "
+                                        "to share rules)", _mark(event.start_mark, source)))
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise KallistiError(Finding("yaml-depth", f"nesting deeper than {MAX_DEPTH} levels", _mark(event.start_mark, source)))
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
 def load_yaml(text: str, source: str) -> Any:
     """Parse YAML text into LDict/LList data with positions (and the comments of each key and item,
     in `comments`); refuse aliases and oversized input."""
@@ -259,12 +294,7 @@ def load_yaml(text: str, source: str) -> Any:
         raise KallistiError(Finding("file-too-large", f"file is larger than {MAX_FILE_BYTES} bytes", Pos(source)))
     loader = _Loader(text)
     try:
-        for event in yaml.parse(text, Loader=_Loader):
-            if isinstance(event, (yaml.AliasEvent,)) or getattr(event, "anchor", None):
-                raise KallistiError(
-                    Finding("yaml-alias", "YAML anchors and aliases are not allowed in rulesets (use `extends` to share rules)",
-                            _mark(event.start_mark, source))
-                )
+        _refuse_aliases_and_depth(text, source)
         node = loader.get_single_node()
         notes = _Notes(text) if "#" in text else None
         data = LDict(pos=Pos(source, 1, 1)) if node is None else _build(node, loader, source, 0, notes)
@@ -275,5 +305,13 @@ def load_yaml(text: str, source: str) -> Any:
         mark = exc.problem_mark or exc.context_mark
         pos = _mark(mark, source) if mark else Pos(source)
         raise KallistiError(Finding("yaml-syntax", f"{exc.problem or exc.context}", pos)) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML refuses (a NUL): not a MarkedYAMLError
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        raise KallistiError(Finding("yaml-syntax", f"YAML does not allow the character U+{exc.character:04X}",
+                                    Pos(source, line, column))) from None
+    except yaml.YAMLError as exc:  # any other refusal of the YAML library is still a finding, never a traceback
+        raise KallistiError(Finding("yaml-syntax", str(exc).splitlines()[0] if str(exc) else "the YAML parser refuses the text",
+                                    Pos(source))) from None
     finally:
         loader.dispose()

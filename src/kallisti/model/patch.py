@@ -20,7 +20,13 @@ def verb_of(patch: dict) -> str:
 
 
 def split_path(path: str) -> list:
-    return [int(p) if p.isdigit() else p for p in str(path).split(".") if p != ""]
+    return [path_part(p) for p in str(path).split(".") if p != ""]
+
+
+def path_part(part: str):
+    """A part of a dotted path: a list index when it is a short run of ASCII digits, else a key. (`str.isdigit`
+    also takes `²`, which `int` refuses, and a run of thousands of digits is no index but a ValueError.)"""
+    return int(part) if part.isascii() and part.isdigit() and len(part) <= 9 else part
 
 
 def _walk(data: Any, parts: list, pos: Pos, full: str):

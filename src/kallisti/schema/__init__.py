@@ -14,6 +14,12 @@ NAME_PATTERN = "^[a-z][a-z0-9_]*$"
 SHUFFLES = ["always", "optional", "never"]
 MOMENTS = ["match-start", "turn-start", "before-deal", "before-move", "turn-end"]
 
+# Limits on untrusted rulesets that the schema states (docs/security.md): each refusal is a `schema` finding.
+MAX_FILE_CHANGES = 200  # patches under a file's `changes:` (each is applied to a copy of the whole ruleset)
+MAX_CARD_VALUE = 1000  # largest value, positive or negative, a rank may count in `deck.values`
+MAX_VALUE_CHOICES = 8  # alternatives one rank may count (`A: [1, 11]` is two); `totals()` tries every mix of them
+MAX_DEAL_ROWS = 60  # rows of a group's `deal`; the .rules reader refuses `deal N face up` past it before making N rows
+
 
 def _expr(what: str = "an expression of the rule language") -> dict:
     return {"type": ["string", "boolean"], "description": what}
@@ -349,7 +355,7 @@ def _group(resolved: bool) -> dict:
         "role": {"enum": ROLES, "description": "what the group is for"},
         "count": {"type": "integer", "minimum": 1, "maximum": 200, "description": "how many piles"},
         "tag": {"type": "string", "pattern": "^[a-z]{1,3}$", "description": "short tag used to name piles in play"},
-        "deal": {"oneOf": [{"type": "array", "maxItems": 60, "items": {"oneOf": [
+        "deal": {"oneOf": [{"type": "array", "maxItems": MAX_DEAL_ROWS, "items": {"oneOf": [
                      {"enum": ["up", "down"]},
                      {"type": "string", "pattern": "^[ud.]( [ud.])*$",
                       "description": "one letter per pile: u face up, d face down, . no card"}]}},
@@ -450,7 +456,9 @@ def _ruleset(resolved: bool) -> dict:
                       "description": "the suits (default clubs, diamonds, hearts, spades)"},
             "values": {"type": "object",
                        "additionalProperties": {
-                           "oneOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}, "minItems": 1}],
+                           "oneOf": [{"type": "integer", "minimum": -MAX_CARD_VALUE, "maximum": MAX_CARD_VALUE},
+                                     {"type": "array", "minItems": 1, "maxItems": MAX_VALUE_CHOICES,
+                                      "items": {"type": "integer", "minimum": -MAX_CARD_VALUE, "maximum": MAX_CARD_VALUE}}],
                            "description": "the rank's value, or a list of the values it may count"},
                        "description": "the value of each rank, by rank name; a list gives alternatives (`A: [1, 11]`); "
                                       "default: the rank's position (A=1 … K=13)"},
@@ -507,7 +515,7 @@ def _ruleset(resolved: bool) -> dict:
     else:
         schema["properties"]["extends"] = {"type": "string", "description": "a shipped game's name, or a path relative to this file"}
         schema["properties"]["add"] = {"type": "object", "description": "keys the parent does not have, added explicitly"}
-        schema["properties"]["changes"] = {"type": "array", "items": {"$ref": "#/$defs/patch"},
+        schema["properties"]["changes"] = {"type": "array", "items": {"$ref": "#/$defs/patch"}, "maxItems": MAX_FILE_CHANGES,
                                            "description": "explicit patches, applied in order after the overrides"}
         schema["$defs"]["patch"] = PATCH_SCHEMA
         schema["required"] = ["game"]

@@ -1,0 +1,108 @@
+"""Every limit on the work untrusted input may cause, in one place: the table of docs/security.md is made from it.
+
+Each limit stays a named constant in the module that enforces it (where its reason is written beside it); this
+module only lists them, with what each bounds and what happens when it is reached, and reads their values from
+those modules, so the table can never disagree with the code. tests/test_limits.py checks that every `MAX_*`
+constant of the package is listed here and that docs/security.md holds the table as `table()` makes it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One limit: the constant `name` of module `module`, what it bounds, and what reaching it does (a finding
+    code in backquotes, or what stops)."""
+
+    name: str
+    module: str
+    bounds: str
+    reached: str
+
+    @property
+    def value(self) -> int:
+        return getattr(importlib.import_module(self.module), self.name)
+
+
+LIMITS = (
+    # Reading files
+    Limit("MAX_FILE_BYTES", "kallisti.model.located", "bytes of a ruleset file (YAML or .rules), read before parsing",
+          "`file-too-large`"),
+    Limit("MAX_DEAL_BYTES", "kallisti.cli.play", "bytes of a `--deal` file", "`deal-too-large`"),
+    Limit("MAX_COMMAND_CHARS", "kallisti.cli.play", "characters of one piped command line",
+          "the line is refused and skipped; play goes on"),
+    Limit("MAX_SAVE_BYTES", "kallisti.interpreter.save", "bytes of a save file (`load`, `--load`)", "`save-too-large`"),
+    Limit("MAX_CATALOGUE_BYTES", "kallisti.catalogue", "bytes of a catalogue of rule changes", "`catalogue-too-large`"),
+    Limit("MAX_DEPTH", "kallisti.model.located", "nesting of YAML maps and lists, and of .rules flow values",
+          "`yaml-depth`, `too-deep`"),
+    Limit("MAX_NUMBER_DIGITS", "kallisti.model.located", "digits of a number in a ruleset file or a rule change",
+          "`number-too-long`"),
+    # The ruleset
+    Limit("MAX_EXTENDS_DEPTH", "kallisti.model.loader", "files in an `extends` chain", "`extends-depth`"),
+    Limit("MAX_FILE_CHANGES", "kallisti.schema", "patches under a file's `changes:`", "`schema`"),
+    Limit("MAX_PILES", "kallisti.model.ruleset", "piles of all groups together", "`too-many-piles`"),
+    Limit("MAX_CLAUSES", "kallisti.model.ruleset", "clauses of all pile rules together (counted before compiling)",
+          "`too-many-clauses`"),
+    Limit("MAX_CARD_VALUE", "kallisti.schema", "size of a value in `deck.values` (either sign)", "`schema`"),
+    Limit("MAX_DEAL_ROWS", "kallisti.schema", "rows of a group's `deal` (`deal N face up` in a .rules file)", "`schema`"),
+    Limit("MAX_VALUE_CHOICES", "kallisti.schema", "alternative values of one rank (`A: [1, 11]`)", "`schema`"),
+    # Expressions
+    Limit("MAX_EXPRESSION_CHARS", "kallisti.grammar.expressions", "characters of one expression", "`expr-too-long`"),
+    Limit("MAX_EXPRESSION_DEPTH", "kallisti.grammar.expressions", "nesting of one expression's tree", "`expr-too-deep`"),
+    Limit("MAX_INT_LITERAL", "kallisti.grammar.expressions", "a number written in an expression", "`number-too-large`"),
+    Limit("MAX_QUANTIFIED_ITEMS", "kallisti.grammar.expressions",
+          "items a quantifier over cards or piles is counted as going through", "`expr-too-costly`"),
+    Limit("MAX_QUANTIFIER_STEPS", "kallisti.grammar.expressions", "body evaluations of one evaluation, at worst",
+          "`expr-too-costly`"),
+    Limit("MAX_INT_RESULT", "kallisti.interpreter.compiler", "a product computed by a rule (either sign)",
+          "`rule-error` at load; at run time the move is refused (`check-rule-error`, `change-error`)"),
+    Limit("MAX_TOTALS", "kallisti.interpreter.compiler", "distinct totals one `totals()` makes",
+          "at run time the move is refused (`check-rule-error`, `change-error`)"),
+    # Play
+    Limit("MAX_AUTO_MOVES", "kallisti.interpreter.game", "automatic moves in a row", "the automatic moves stop"),
+    Limit("TURN_MOVE_CAP", "kallisti.interpreter.match", "moves of one turn of a match", "the turn ends as it stands"),
+    Limit("MAX_ACTIVE_CHANGES", "kallisti.interpreter.match", "rule changes in force on one player", "`change-too-many`"),
+    Limit("TRIAL_CAP", "kallisti.interpreter.amend", "moves of a rule change's trial deal", "`change-endless`"),
+    Limit("MAX_BOT_ACTIONS", "kallisti.solver.bots", "actions of bots in one run, between two of a person's",
+          "the bots stop acting"),
+    Limit("DEFAULT_CAP", "kallisti.solver.simulate", "moves of a simulated or checked game (`--cap`)",
+          "the game counts as capped"),
+    Limit("MAX_STAND_INS", "kallisti.interpreter.hands", "ways wild cards of one set may stand in",
+          "the hand's evaluation is incomplete"),
+    # Search
+    Limit("DEFAULT_STATES", "kallisti.solver.solve", "positions `solve` searches (`--states`)", "the verdict is unknown"),
+    Limit("MAX_TABLE", "kallisti.solver.solve", "positions the solver remembers (`--memory`)", "the verdict is unknown"),
+    Limit("HINT_STATES", "kallisti.solver.strategies", "positions a hint searches", "the greedy measure answers"),
+    Limit("DEFAULT_BUDGET", "kallisti.solver.search", "positions the search bot weighs for one decision",
+          "the best found so far is played"),
+    Limit("MAX_CASES", "kallisti.model.clause_checks", "cases the clause check tries for one rule",
+          "the rule is not judged (no warning)"),
+    # Memory kept between calls (caches): reaching one forgets, never refuses
+    Limit("MAX_PARSED", "kallisti.grammar.expressions", "parsed expressions kept by their text", "forgotten"),
+    Limit("MAX_TABLES", "kallisti.model.ruleset", "tabulated rules kept", "forgotten"),
+    Limit("MAX_CACHED", "kallisti.interpreter.amend", "compiled rulesets of rule changes kept", "forgotten"),
+    Limit("MAX_EVALUATORS", "kallisti.interpreter.table", "hand evaluators kept per base evaluator", "forgotten"),
+    Limit("MAX_MEMO", "kallisti.interpreter.hands", "condition answers kept per grouping", "forgotten"),
+    Limit("MAX_JUDGES", "kallisti.interpreter.hands", "groupings whose answers are shared", "forgotten"),
+    Limit("MAX_RECENT", "kallisti.interpreter.hands", "whole-hand evaluations an evaluator keeps", "forgotten"),
+    Limit("MAX_MEMO", "kallisti.model.clause_checks", "clause-check outcomes kept", "forgotten"),
+    # Display
+    Limit("MAX_SHOWN", "kallisti.model.diff", "characters of one value in a `diff` line", "cut with `…`"),
+    Limit("MAX_TEXT", "kallisti.cli.new", "characters of a string listed by `kallisti new`", "cut with `…`"),
+    Limit("MAX_SEED", "kallisti.cli.play", "the deal number a fresh game picks; new N takes no more digits", "the new command says what it takes"),
+)
+
+
+def _number(value: int) -> str:
+    return f"{value:,}"
+
+
+def table() -> str:
+    """The Markdown table of every limit, as docs/security.md holds it."""
+    rows = ["| Constant | Module | Value | Bounds | When reached |", "| --- | --- | ---: | --- | --- |"]
+    for limit in LIMITS:
+        rows.append(f"| `{limit.name}` | `{limit.module}` | {_number(limit.value)} | {limit.bounds} | {limit.reached} |")
+    return "\n".join(rows) + "\n"

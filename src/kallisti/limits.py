@@ -58,9 +58,10 @@ LIMITS = (
     Limit("MAX_QUANTIFIER_STEPS", "kallisti.grammar.expressions", "body evaluations of one evaluation, at worst",
           "`expr-too-costly`"),
     Limit("MAX_INT_RESULT", "kallisti.interpreter.compiler", "a product computed by a rule (either sign)",
-          "`rule-error` at load; at run time the move is refused (`check-rule-error`, `change-error`)"),
+          "`rule-error` at load; at run time the move judged is refused (`check-rule-error`, `change-error`), and "
+          "a failing win, lose or score rule stops play (`rule-runtime`)"),
     Limit("MAX_TOTALS", "kallisti.interpreter.compiler", "distinct totals one `totals()` makes",
-          "at run time the move is refused (`check-rule-error`, `change-error`)"),
+          "as `MAX_INT_RESULT`"),
     # Play
     Limit("MAX_AUTO_MOVES", "kallisti.interpreter.game", "automatic moves in a row", "the automatic moves stop"),
     Limit("TURN_MOVE_CAP", "kallisti.interpreter.match", "moves of one turn of a match", "the turn ends as it stands"),

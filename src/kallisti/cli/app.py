@@ -34,6 +34,8 @@ def _register() -> None:
     app.command("solve")(solve_cli.solve)
     from kallisti.cli import winnability as winnability_cli
     app.command("report")(winnability_cli.report)
+    from kallisti.cli import serve as serve_cli
+    app.command("serve")(serve_cli.serve)
 
 
 _register()

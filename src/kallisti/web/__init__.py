@@ -1,0 +1,5 @@
+"""Play in the browser: `kallisti serve`, its JSON API (docs/web.md) and the page it serves.
+
+`session` drives the engine and has no web imports; `api` is the Starlette app (the `web` extra),
+`server` runs it with uvicorn, `layout` places the groups of piles on the page.
+"""

@@ -1,0 +1,334 @@
+"""The JSON API of `kallisti serve` (docs/web.md) as a Starlette app, and the page's static files.
+
+Routes read JSON, call a `Session` (kallisti.web.session) and answer JSON; every error is
+`{"error": {"code", "message", "findings"}}`, never a traceback. Sessions are kept in memory, at most
+MAX_SESSIONS of them (the one used least recently is closed to make room). The engine's work is done in a
+worker thread, one request at a time (its caches are shared by every game of a ruleset, and are not made for
+threads), so the page's files are still served while a long hint or a bot's turn is worked out.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import threading
+from collections import OrderedDict
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from kallisti.errors import KallistiError
+from kallisti.web.session import BadRequest, Refused, Session, finding_dict, game_kind, game_players
+
+MAX_SESSIONS = 64  # sessions kept at once; making one more closes the one used least recently
+MAX_BODY_BYTES = 65_536  # bytes of a request body
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")  # the Host a request may name (no DNS rebinding onto the server)
+STATIC = Path(__file__).parent / "static"
+
+log = logging.getLogger("kallisti.web")
+
+# HTTP status of each refusal code; every other refusal is 409.
+REFUSAL_STATUS = {"change-refused": 422}
+BAD_STATUS = {"bad-request": 400, "not-playable": 422}
+STATUS_CODE = {400: "bad-request", 401: "not-found", 403: "not-found", 404: "not-found", 405: "method-not-allowed",
+               413: "too-large", 415: "not-json"}
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, findings: list[dict] | None = None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.findings = status, code, message, findings or []
+
+
+def error_response(status: int, code: str, message: str, found: list[dict] | None = None, **extra) -> JSONResponse:
+    """`{"error": {"code", "message", "findings"}}`, after the fields of `extra` (those of a refusal)."""
+    return JSONResponse({**extra, "error": {"code": code, "message": message, "findings": found or []}},
+                        status_code=status, headers={"Cache-Control": "no-store"})
+
+
+def ok(data: dict, status: int = 200) -> JSONResponse:
+    return JSONResponse(data, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+# The shipped games' compiled rulesets and their entries in the list, shared by every app of the process (they
+# never change while it runs, and loading all of them takes seconds).
+_shipped_rules: dict[str, object] = {}
+_shipped_entries: dict[str, dict] = {}
+ENGINE = threading.RLock()  # held for every piece of the engine's work: one request at a time
+
+
+def _entry(name: str, rules) -> dict:
+    kind = game_kind(rules)
+    return {"name": name, "title": rules.name, "kind": kind, "players": game_players(rules), "playable": kind != "table",
+            "description": " ".join(rules.description.split())}
+
+
+class Games:
+    """The games a session may open: the shipped ones, and the GAME or FILE given to `serve` (never a file a request names)."""
+
+    def __init__(self, extra: tuple[str, object] | None = None):
+        from kallisti.model.loader import shipped_games
+
+        self.shipped = shipped_games()
+        self.extra = extra  # (name, Ruleset)
+        self.default = extra[0] if extra is not None else None
+
+    def names(self) -> list[str]:
+        names = list(self.shipped)
+        if self.extra is not None and self.extra[0] not in self.shipped:
+            names.append(self.extra[0])
+        return names
+
+    def rules(self, name: str):
+        from kallisti.model.ruleset import load_ruleset
+
+        if self.extra is not None and name == self.extra[0]:
+            return self.extra[1]
+        if name not in self.shipped:
+            raise ApiError(404, "unknown-game", f"no game '{name}'; GET /api/games lists them")
+        with ENGINE:
+            if name not in _shipped_rules:
+                _shipped_rules[name] = load_ruleset(self.shipped[name])
+            return _shipped_rules[name]
+
+    def listing(self) -> list[dict]:
+        """Every game's entry in `GET /api/games`."""
+        with ENGINE:
+            return self._listing()
+
+    def _listing(self) -> list[dict]:
+        out = []
+        for name in self.names():
+            if self.extra is not None and name == self.extra[0]:
+                out.append(_entry(name, self.extra[1]))
+                continue
+            if name not in _shipped_entries:
+                _shipped_entries[name] = _entry(name, self.rules(name))
+            out.append(_shipped_entries[name])
+        return out
+
+
+class Sessions:
+    """Sessions by id, least recently used first; at most `cap`."""
+
+    def __init__(self, cap: int = MAX_SESSIONS):
+        self.cap = cap
+        self._items: OrderedDict[str, Session] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, make) -> Session:
+        sid = secrets.token_urlsafe(12)
+        session = make(sid)
+        with self._lock:
+            self._items[sid] = session
+            while len(self._items) > self.cap:
+                self._items.popitem(last=False)
+        return session
+
+    def get(self, sid: str) -> Session:
+        with self._lock:
+            item = self._items.get(sid)
+            if item is None:
+                raise ApiError(404, "unknown-session", f"no session '{sid[:40]}'; it may have been closed to make room "
+                               f"(at most {self.cap} are kept)")
+            self._items.move_to_end(sid)
+            return item
+
+    def remove(self, sid: str) -> None:
+        with self._lock:
+            if self._items.pop(sid, None) is None:
+                raise ApiError(404, "unknown-session", f"no session '{sid[:40]}'")
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+async def read_body(request: Request) -> dict:
+    """The request's JSON object ({} for an empty body), read no further than MAX_BODY_BYTES bytes."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isascii() or not length.isdigit() or int(length) > MAX_BODY_BYTES):
+        raise ApiError(413, "too-large", f"a request body is at most {MAX_BODY_BYTES:,} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            raise ApiError(413, "too-large", f"a request body is at most {MAX_BODY_BYTES:,} bytes")
+    if not body.strip():
+        return {}
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise ApiError(415, "not-json", "send the body as JSON, with Content-Type: application/json")
+    try:
+        data = json.loads(bytes(body).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise ApiError(400, "bad-json", f"the body is not JSON: {str(exc)[:200]}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "bad-json", "the body is a JSON object, e.g. {\"text\": \"t3 f1\"}")
+    return data
+
+
+def create_app(extra: tuple[str, object] | None = None, *, static: Path | None = STATIC,
+               hosts: tuple[str, ...] = LOCAL_HOSTS, cap: int = MAX_SESSIONS) -> Starlette:
+    """The app. `extra`: (name, Ruleset) of the GAME or FILE given to `serve`; `hosts`: the Host names answered."""
+    games = Games(extra)
+    sessions = Sessions(cap)
+
+    def endpoint(fn):
+        """Run `fn(request, body)` and turn every exception into the JSON error it means."""
+        async def handle(request: Request):
+            try:
+                body = await read_body(request) if request.method in ("POST", "PUT", "PATCH") else {}
+                return await fn(request, body)
+            except ApiError as exc:
+                return error_response(exc.status, exc.code, exc.message, exc.findings)
+            except BadRequest as exc:
+                return error_response(BAD_STATUS.get(exc.code, 400), exc.code, exc.message)
+            except Exception:  # a bug: said so, without a traceback to the page (it goes to the server's log)
+                log.exception("error in %s %s", request.method, request.url.path)
+                return error_response(500, "server-error", "the server failed to handle this request (a bug in kallisti)")
+        return handle
+
+    def on_session(action, data: bool = False):
+        """An endpoint acting on one session: `action(session, body)` in a worker thread, holding the engine. Its
+        answer is an action's (`ok`, the state, `said`, `bot`, and what the action adds), or with `data`, only what
+        `action` returns."""
+        async def run(request: Request, body: dict):
+            session = sessions.get(request.path_params["sid"])
+
+            def locked():
+                with ENGINE:
+                    return act(session, body, action, data)
+            return await run_in_threadpool(locked)
+        return endpoint(run)
+
+    def act(session: Session, body: dict, action, data: bool) -> JSONResponse:
+        from kallisti.interpreter.compiler import RuleRuntimeError
+
+        try:
+            result = action(session, body)
+        except Refused as exc:
+            return error_response(REFUSAL_STATUS.get(exc.code, 409), exc.code, exc.message, exc.findings, ok=False,
+                                  refused=exc.message, findings=exc.findings, state=session.state())
+        except RuleRuntimeError as exc:
+            message = f"a rule failed while the game was played: {exc}"
+            return error_response(409, "rule-runtime", message, ok=False, refused=message, state=session.state())
+        if data:
+            return ok(result)
+        return ok({"ok": True, "state": session.state(), "said": [], "bot": [], **result})
+
+    # -- routes ---------------------------------------------------------------------------------------------
+    async def list_games(request, body):
+        listing = await run_in_threadpool(games.listing)
+        return ok({"games": listing, "default": games.default})
+
+    async def new_session(request, body):
+        name = body.get("game")
+        if not isinstance(name, str) or not name:
+            raise BadRequest("`game` names a game of GET /api/games, e.g. \"forty-thieves\"")
+        if name not in games.names():
+            raise ApiError(404, "unknown-game", f"no game '{name[:80]}'; GET /api/games lists them")
+
+        def make():
+            from kallisti.interpreter.compiler import RuleRuntimeError
+
+            with ENGINE:
+                rules = games.rules(name)
+                try:
+                    session = sessions.add(lambda sid: Session(sid, name, rules, body.get("seed"), body.get("players")))
+                except (KallistiError, RuleRuntimeError) as exc:
+                    findings = [finding_dict(f) for f in exc.findings] if isinstance(exc, KallistiError) else []
+                    raise ApiError(422, "not-playable", f"the game cannot be dealt: {exc}", findings) from None
+                return ok({"id": session.id, "state": session.state(), **session.opening}, 201)
+        return await run_in_threadpool(make)
+
+    async def delete_session(request, body):
+        sessions.remove(request.path_params["sid"])
+        return ok({"ok": True})
+
+    def seat(body):
+        return body.get("seat")
+
+    actions = {
+        "move": lambda s, b: s.move(b.get("text"), b.get("from"), b.get("to"), b.get("count"), seat(b)),
+        "undo": lambda s, b: s.undo(seat(b)),
+        "redo": lambda s, b: s.redo(seat(b)),
+        "auto": lambda s, b: s.auto(seat(b)),
+        "deal": lambda s, b: s.deal(seat(b)),
+        "acknowledge": lambda s, b: s.acknowledge(seat(b)),
+        "shuffle": lambda s, b: s.shuffle(b.get("shuffle"), seat(b)),
+        "revoke": lambda s, b: s.revoke(b.get("id"), seat(b)),
+        "pass": lambda s, b: s.pass_turn(seat(b)),
+        "rule": lambda s, b: s.rule(b.get("text"), seat(b)),
+    }
+    answers = {  # endpoints that answer their own data, not an action's
+        "rule/check": lambda s, b: s.check_rule(b.get("text"), seat(b)),
+        "explain": lambda s, b: s.explain(b.get("from"), b.get("to"), b.get("count")),
+    }
+    routes = [
+        Route("/api/games", endpoint(list_games), methods=["GET"]),
+        Route("/api/sessions", endpoint(new_session), methods=["POST"]),
+        Route("/api/sessions/{sid}", on_session(lambda s, b: s.state(), data=True), methods=["GET"]),
+        Route("/api/sessions/{sid}", endpoint(delete_session), methods=["DELETE"]),
+        Route("/api/sessions/{sid}/hint", on_session(lambda s, b: s.hint(), data=True), methods=["GET"]),
+    ]
+    routes += [Route(f"/api/sessions/{{sid}}/{name}", on_session(fn), methods=["POST"]) for name, fn in actions.items()]
+    routes += [Route(f"/api/sessions/{{sid}}/{name}", on_session(fn, data=True), methods=["POST"])
+               for name, fn in answers.items()]
+    api_routes = list(routes)
+
+    async def no_such_path(request, body):
+        """404, or 405 naming the methods allowed when the path is an endpoint's."""
+        path = request.url.path
+        allowed = sorted({m for r in api_routes if r.path_regex.fullmatch(path) for m in (r.methods or ()) if m != "HEAD"})
+        if allowed:
+            raise ApiError(405, "method-not-allowed", f"{path[:100]} takes {', '.join(allowed)}, not {request.method}")
+        raise ApiError(404, "not-found", f"no endpoint {request.method} {path[:100]}; docs/web.md lists them")
+    routes.append(Route("/api/{rest:path}", endpoint(no_such_path), methods=["GET", "POST", "PUT", "PATCH", "DELETE"]))
+    if static is not None and static.is_dir():
+        routes.append(Mount("/", StaticFiles(directory=static, html=True), name="static"))
+
+    async def http_error(request, exc: HTTPException):
+        code = STATUS_CODE.get(exc.status_code, "not-found")
+        return error_response(exc.status_code, code, exc.detail or code)
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app.state.sessions = sessions
+    app.state.games = games
+    return LocalOnly(app, hosts)
+
+
+class LocalOnly:
+    """ASGI middleware: answer only requests whose Host is one of `hosts` (a JSON error otherwise), and mark every
+    answer not to be sniffed or framed."""
+
+    def __init__(self, app, hosts: tuple[str, ...]):
+        self.app, self.hosts = app, set(hosts)
+        self.state = app.state
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        host = ""
+        for key, value in scope.get("headers", []):
+            if key == b"host":
+                host = value.decode("latin-1")
+                break
+        name = host.rsplit("]", 1)[0].lstrip("[") if host.startswith("[") else host.split(":", 1)[0]
+        if name.lower() not in self.hosts:
+            response = error_response(400, "bad-host", f"this server answers only on {', '.join(sorted(self.hosts))}")
+            return await response(scope, receive, send)
+
+        async def marked(message):
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY")]
+                message = {**message, "headers": headers}
+            await send(message)
+        return await self.app(scope, receive, marked)

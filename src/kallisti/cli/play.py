@@ -17,7 +17,7 @@ from kallisti.interpreter.notation import MoveRefused, describe, narrate, parse_
 # Exit codes of `kallisti play` (also in its --help).
 WON, BAD_INPUT, USAGE, LOST, QUIT = 0, 1, 2, 3, 4
 MAX_DEAL_BYTES = 100_000
-MAX_SEED = 10**9  # a fresh game picks its deal number below this
+MAX_SEED = 10**9  # a fresh game picks its deal number from 1 to this; `new N` takes as many digits
 MAX_COMMAND_CHARS = 10_000  # a piped line longer than this is refused (and read no further than needed)
 
 HELP = """\

@@ -12,6 +12,7 @@ import typer
 
 from kallisti.cli.render import table_lines, use_color
 from kallisti.errors import Finding, KallistiError, Pos
+from kallisti.interpreter.honour import AT_NEXT_DEAL, HonourRules
 from kallisti.interpreter.notation import MoveRefused, describe, narrate, parse_move
 
 # Exit codes of `kallisti play` (also in its --help).
@@ -341,15 +342,12 @@ class _Session:
         # back the latest one only while nothing has happened in the game since.
         self.waiting: list[tuple[dict, int]] = []
         self.unwaited: list[tuple[dict, int]] = []  # waiting changes taken back by undo, for redo
-        # Honour rules due at the start of the deal, still to be acknowledged; before-move rules are due
-        # before every move, and `move_acks` holds those acknowledged for the next one.
-        self.pending = [h for h in game.rules.honour if h.at in ("match-start", "turn-start", "before-deal")]
-        self.move_acks: set[str] = set()
+        self.honour = HonourRules(game)
 
     # -- honour rules ----------------------------------------------------------------------------
     def honour_due(self) -> list:
         """The honour rules to acknowledge before the next move, in order."""
-        return self.pending + [h for h in self.game.rules.honour if h.at == "before-move" and h.id not in self.move_acks]
+        return self.honour.due(self.game)
 
     def show_honour(self) -> None:
         due = self.honour_due()
@@ -358,16 +356,10 @@ class _Session:
             self.out(f"honour rule ({h.at.replace('-', ' ')}): {h.says}  [do it, then type `ok`]")
 
     def acknowledge(self) -> None:
-        due = self.honour_due()
-        if not due:
+        h = self.honour.acknowledge(self.game)
+        if h is None:
             self.out("no honour rule is waiting to be acknowledged")
             return
-        h = due[0]
-        if self.pending and self.pending[0] is h:
-            self.pending.pop(0)
-        else:
-            self.move_acks.add(h.id)
-        self.game.events.append({"type": "ack", "rule": h.id, "at": h.at})
         self.out(f"acknowledged: {h.says}")
         self.show_honour()
 
@@ -380,7 +372,7 @@ class _Session:
 
     def moved(self) -> None:
         """After a move: the before-move rules are due again."""
-        self.move_acks.clear()
+        self.honour.moved()
         if self.game.status().outcome == "playing":
             self.show_honour()
 
@@ -558,8 +550,7 @@ class _Session:
         self.game = game
         self.waiting.clear()
         self.unwaited.clear()
-        self.pending = [h for h in game.rules.honour if h.at in ("turn-start", "before-deal")]
-        self.move_acks.clear()
+        self.honour = HonourRules(game, AT_NEXT_DEAL)
         self.out(title(self.game))
         self.show_table()
         self.show_honour()

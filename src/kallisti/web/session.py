@@ -13,6 +13,7 @@ import re
 import secrets
 
 from kallisti.errors import KallistiError
+from kallisti.interpreter.honour import HonourRules
 from kallisti.interpreter.notation import MoveRefused, describe, narrate, parse_move
 from kallisti.web.layout import group_layouts
 
@@ -129,11 +130,8 @@ class Session:
                     raise BadRequest(f"{rules.name} is played alone: give one name or none", "not-playable")
             self._game = Game(rules, seed=seed)
         self.seed = seed
-        # Honour rules of a patience, as the terminal keeps them: those due at the start of the deal, still to
-        # acknowledge, and the before-move rules acknowledged for the next move.
-        self.pending = [] if self.match else [h for h in self._game.rules.honour
-                                              if h.at in ("match-start", "turn-start", "before-deal")]
-        self.move_acks: set[str] = set()
+        # Honour rules of a patience, kept as the terminal keeps them (a match keeps its own).
+        self.honour = None if self.match else HonourRules(self._game)
         self._extra: dict = {}
         self._told_over = False
         # What happened before the first request: the bots' opening actions (a bot seat first, or acknowledging).
@@ -284,8 +282,7 @@ class Session:
 
     # -- honour rules of a patience (as `kallisti play` keeps them) -----------------------------------------
     def honour_due(self) -> list:
-        game = self.game
-        return self.pending + [h for h in game.rules.honour if h.at == "before-move" and h.id not in self.move_acks]
+        return self.honour.due(self.game)
 
     def _honour_first(self) -> None:
         due = self.honour_due() if self.match is None else []
@@ -293,7 +290,7 @@ class Session:
             raise Refused("not-now", f"first acknowledge: {due[0].says} (type `ok`)")
 
     def _moved(self) -> None:
-        self.move_acks.clear()
+        self.honour.moved()
 
     # -- actions --------------------------------------------------------------------------------------
     def move(self, text: str | None = None, src: str | None = None, dst: str | None = None, count=None,
@@ -409,15 +406,9 @@ class Session:
                 rule = self.match.acknowledge(s)
                 return [f"{self.match.seats[s].name} acknowledges: {rule.says}"]
             return self._match_action(act)
-        due = self.honour_due()
-        if not due:
+        h = self.honour.acknowledge(self.game)
+        if h is None:
             raise Refused("not-now", "no honour rule is waiting to be acknowledged")
-        h = due[0]
-        if self.pending and self.pending[0] is h:
-            self.pending.pop(0)
-        else:
-            self.move_acks.add(h.id)
-        self.game.events.append({"type": "ack", "rule": h.id, "at": h.at})
         return {"said": [f"acknowledged: {h.says}"]}
 
     def shuffle(self, shuffle, seat: int | None = None) -> dict:

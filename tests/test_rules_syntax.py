@@ -349,7 +349,7 @@ TEXTS = ["plain words", 'with "quotes"', "hash # here", " leading space", "trail
 NAMES = ["tableau", "waste", "stock", "foundation", "each", "none", "of", "and", "or", "to", "when", "pile", "symbol", "letter", "deal",
          "rest", "any", "true", "null", "game", "set", "auto", "cells", "x1", "Weird Name", "10", "♠"]
 GROUPS = ["tableau", "foundation", "stock", "waste", "reserve", "cells", "each", "none", "game", "auto", "set", "deal", "to", "x_1",
-          "win", "piles"]
+          "win", "piles", "layout"]
 IDS = ["same-suit", "rank-down", "x", "1st", "none", "on", "when", "a-b-c", "require"]
 MACROS = list(macro_phrases())[::7] + ["any", "none", "top card", "Down In Suit", "down in suit, wrapping", "any card", "dwon"]
 
@@ -397,7 +397,7 @@ suits = st.fixed_dictionaries({"name": st.sampled_from(["clubs", "none", "of", "
                                         "letter": st.sampled_from(["C", "D", "#", "", "♠", "of"])})
 decks = st.fixed_dictionaries({}, optional={
     "packs": st.one_of(st.integers(1, 8), st.lists(st.fixed_dictionaries(
-        {"suits": st.lists(st.sampled_from(NAMES), max_size=3)}, optional={"name": st.sampled_from(NAMES)}), max_size=3)),
+        {"suits": st.lists(st.sampled_from(NAMES), max_size=3, unique=True)}, optional={"name": st.sampled_from(NAMES)}), max_size=3)),
     "ranks": st.lists(ranks, min_size=1, max_size=6),
     "suits": st.lists(suits, min_size=1, max_size=3),
     "values": st.dictionaries(st.sampled_from(["A", "10", "K", "none", "0"]),
@@ -418,7 +418,7 @@ values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-10, 10**6
                       max_leaves=6)
 PATHS = ["piles.tableau.count", "piles.tableau.build", "win", "score", "piles.foundation.prefill", "deck.packs", "piles.reserve",
          "piles.tableau.columns", "piles.win.count", "tableau.count", "lose.0.when", "piles.tableau.build.0.require", "weird path",
-         "piles.tableau", "auto"]
+         "piles.tableau", "auto", "layout.waste.fan", "layout", "piles.layout"]
 
 
 @st.composite
@@ -445,6 +445,8 @@ def patches(draw):
     return out
 
 
+layout_hints = st.fixed_dictionaries({}, optional={"row": st.integers(0, 99), "column": st.integers(0, 99),
+                                                   "fan": st.sampled_from(["down", "right", "none"])}).filter(bool)
 rulesets = st.fixed_dictionaries({"game": st.sampled_from([t for t in TEXTS if t])}, optional={
     "extends": st.sampled_from(["forty-thieves", "base.yaml", "../up.rules", "with space.yaml", "/abs"]),
     "description": st.sampled_from(TEXTS),
@@ -455,6 +457,7 @@ rulesets = st.fixed_dictionaries({"game": st.sampled_from([t for t in TEXTS if t
     "add": st.one_of(st.fixed_dictionaries({"piles": st.dictionaries(st.sampled_from(GROUPS), groups, max_size=2)}),
                      st.dictionaries(st.sampled_from(["deck", "foo", "piles"]), values, max_size=2)),
     "changes": st.lists(patches(), max_size=4),
+    "layout": st.dictionaries(st.sampled_from(GROUPS), layout_hints, max_size=3),
 })
 
 

@@ -1,4 +1,4 @@
-"""The engine side of the browser's API (kallisti.web.session, kallisti.web.layout): a Session answers with the
+"""The engine side of the browser's API (kallisti.web.session, kallisti.model.layout): a Session answers with the
 state as plain data, reads moves as `kallisti play` reads them (so a refusal is the terminal's explanation word for
 word), and leaves the game exactly as it was after every refused action. No web package is needed here."""
 
@@ -14,7 +14,7 @@ from kallisti.interpreter.game import Game
 from kallisti.interpreter.notation import MoveRefused, describe, parse_move
 from kallisti.model.loader import shipped_games
 from kallisti.model.ruleset import load_ruleset
-from kallisti.web.layout import group_layouts
+from kallisti.model.layout import group_layouts
 from kallisti.web.session import BadRequest, Refused, Session
 
 SOLUTIONS = Path(__file__).parent / "solutions"

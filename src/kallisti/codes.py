@@ -22,7 +22,7 @@ RULESET_STAGES = frozenset({"file", "schema", "extends", "expression", "deal", "
                             "play"})
 
 WARNINGS = frozenset({"empty-stock", "grouping-too-large", "clause-never-true", "clause-always-true", "rule-contradiction", "pile-unreachable",
-                      "pile-inert", "check-rule-error"})
+                      "pile-inert", "layout-overlap", "check-rule-error"})
 
 _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
     "file": (
@@ -98,7 +98,7 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("unknown-macro", "A rule is written as a phrase that is not a rule macro."),
         ("duplicate-clause", "A rule has two clauses with the same id."),
         ("rule-error", "A rule tabulated at load fails for some pair of cards (a product beyond 10^18)."),
-        ("unknown-pile", "A `turn`, `redeal`, `divert`, `refill`, `discard_to` or move pattern names no pile group."),
+        ("unknown-pile", "A `turn`, `redeal`, `divert`, `refill`, `discard_to`, move pattern or layout hint names no pile group."),
         ("discard-pair", "A group has `discard` without `discard_to`, or the other way round."),
         ("turn-to-self", "A group's `turn.to` names the group itself."),
         ("duplicate-id", "Two automatic or compulsory moves have the same id."),
@@ -109,6 +109,7 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("rule-contradiction", "Each clause of a rule can hold, but together they refuse every move."),
         ("pile-unreachable", "A group is dealt no card and no rule lets a card reach it, so it stays empty all game."),
         ("pile-inert", "No rule lets a card reach or leave a group, so it keeps its dealt cards all game."),
+        ("layout-overlap", "Layout hints place two pile groups at the same row and column."),
     ),
     "win": (
         ("foundation-capacity", "The win needs every card on the foundations, but they cannot hold the whole deck."),
@@ -139,7 +140,6 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("check-conservation", "`kallisti check`: after a move the piles hold more or fewer cards than the deck."),
         ("check-all-dead", "`kallisti check`: no deal played had a legal move at its start."),
         ("check-rule-error", "`kallisti check`: a rule failed while judging a move, which was refused."),
-        ("rule-runtime", "`kallisti play`: a win, lose or score rule failed at run time, so the game stops."),
     ),
     "change": (
         ("change-syntax", "A rule-change statement is not grammatical."),
@@ -183,6 +183,7 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("deal-size", "A deal file lists more or fewer cards than the deck has."),
         ("deal-short", "Dealing a game runs out of cards before every pile has its deal."),
         ("no-piles", "`kallisti play` or `simulate` is given a ruleset that has no piles (it scores hands)."),
+        ("rule-runtime", "`kallisti play`: a win, lose or score rule failed at run time, so the game stops."),
         ("no-hands", "`kallisti hand` is given a ruleset that has no `hands` section."),
         ("hand-size", "`kallisti hand`: a hand holds more or fewer cards than the ruleset's hand size."),
         ("hand-too-many", "`kallisti hand`: a hand names a card more often than the deck holds it."),

@@ -341,6 +341,8 @@ def references(data: dict) -> list[tuple]:
 def rename_group(data: dict, old: str, new: str) -> dict:
     """The data with the group `old` named `new`, everywhere it is named (expressions included)."""
     data["piles"] = {new if name == old else name: g for name, g in piles(data).items()}
+    if "layout" in data:  # layout hints are keyed by the group's name
+        data["layout"] = {new if name == old else name: hint for name, hint in data["layout"].items()}
     for path in references(data):
         if get_in(data, path) == old:
             set_in(data, path, new)

@@ -14,7 +14,7 @@ from .base import (BIG, RULE_KEYS, Shipped, add_clause, clause_expr, dealt, drop
 GROUP_KEYS = ("role", "count", "tag", "deal", "prefill", "divert", "refill", "top_face_up", "reveal", "dealing", "build",
               "empty", "take", "sequence", "discard", "discard_to", "flip", "turn", "redeals", "redeal")
 TOP_KEYS = ("extends", "game", "description", "deck", "piles", "auto", "compulsory", "lose", "win", "score", "honour",
-            "match", "hands", "table", "modifiers", "add", "changes")
+            "match", "hands", "table", "modifiers", "layout", "add", "changes")
 RESERVED = ("card", "top", "pile", "source", "cards", "count", "deck", "first", "last", "ranks")
 MAX_PILES, MAX_GROUP_PILES, MAX_CLAUSES, MAX_ROWS = 400, 200, 500, 60
 
@@ -169,6 +169,34 @@ def misspelt_pile_reference(game, rng):
     """A place that names a pile group (`turn.to`, a `redeal`, `divert`, `refill`, `discard_to`, a move pattern's `from`
     or `to`) names it misspelt, which is no group."""
     return misspelt_references(game, rng, references(game.data), list(piles(game.data)) + ["any"])
+
+
+@operator("misspelt-layout-group", "unknown-pile")
+def misspelt_layout_group(game, rng):
+    """A layout hint is given for a pile group with its name misspelt (`wsate` for `waste`), which is no group."""
+    out = []
+    for name in pick(rng, piles(game.data)):
+        data = game.fresh()
+        layout = data.setdefault("layout", {})
+        wrong = misspell(name, rng, list(piles(data)) + list(layout))
+        layout[wrong] = {"fan": rng.choice(["down", "right", "none"])}
+        out.append(standalone(data, f"a layout hint for '{wrong}' (meaning {name})"))
+    return out
+
+
+@operator("stacked-layout-hints", "layout-overlap")
+def stacked_layout_hints(game, rng):
+    """Two pile groups are given layout hints with the same row and column: the page cannot put both in one place."""
+    groups = list(piles(game.data))
+    out = []
+    for a, b in pick(rng, [(a, b) for i, a in enumerate(groups) for b in groups[i + 1:]]):
+        data = game.fresh()
+        place = {"row": rng.randrange(3), "column": rng.randrange(4)}
+        layout = data.setdefault("layout", {})
+        for name in (a, b):
+            layout[name] = {**layout.get(name, {}), **place}
+        out.append(standalone(data, f"layout hints put {a} and {b} both at row {place['row']}, column {place['column']}"))
+    return out
 
 
 @operator("turn-to-itself", "turn-to-self")

@@ -70,7 +70,7 @@ def for_rules(data) -> LDict:
 
 
 def _file(d: LDict, lose_text, pattern_text) -> None:
-    from kallisti.grammar.rules_writer import STATEMENT_WORDS, _WORD
+    from kallisti.grammar.rules_writer import STATEMENT_WORDS, _WORD, layout_text
 
     for key, v in d.items():
         if key == "deck" and isinstance(v, LDict):
@@ -89,6 +89,9 @@ def _file(d: LDict, lose_text, pattern_text) -> None:
             above = d.comments.pop(key, [])
             if above:  # written before the first item's line: it is that item's comment when read back
                 v.comments[0] = above + v.comments.get(0, [])
+        elif key == "layout" and isinstance(v, LDict) and all(layout_text(g, hint) is not None for g, hint in v.items()):
+            for g, hint in v.items():  # one line a hint: a comment on its row, column or fan goes to that line
+                _push(v, g, _gather(hint))
         elif key == "changes" and isinstance(v, LList):
             for i, item in enumerate(v):
                 _push(v, i, _gather(item))

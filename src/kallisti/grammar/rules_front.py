@@ -259,6 +259,7 @@ _GROUPS = [  # (keywords that mark the place, how to say what was expected there
     ({"game", "deck", "win", "score"}, "a statement (such as `game:`, `deck:`, a pile group `tableau: ...`, `win when ...`)"),
     ({"ranks", "suit", "wild"}, "a deck phrase (such as `2 packs`, `ranks A 2 3`, `suit clubs black`)"),
     ({"start", "loses", "both", "player"}, "a match phrase (such as `2 seats`, `start score -23`, `loses at 230`, `player x 1 change`)"),
+    ({"row", "column", "fan"}, "a layout phrase (`row 0`, `column 1`, `fan down`, `fan right` or `fan none`)"),
     ({"set", "forbid", "revoke"}, "a rule change: set, add, delete, require, forbid, replace, remove, revoke or honour"),
     ({"down", "up", "first", "none"}, "a rule (such as `down in suit`, `up alternate colour`, `first rank`, `any`, `none`)"),
 ]
@@ -419,12 +420,36 @@ def syntax_finding(exc: UnexpectedInput, ln: Line, start: str, full_text: str, p
 def parse_line(ln: Line, start: str, full_text: str, parser: Lark | None = None, code: str = "rules-syntax") -> Tree:
     """Parse one line with a start rule of the grammar; a refusal raises LineError with a finding in words."""
     parser = parser or rules_parser()
+    _refuse_deep_brackets(ln, full_text)
     try:
         tree = parser.parse(ln.text, start=start)
     except UnexpectedInput as exc:
         raise LineError(syntax_finding(exc, ln, start, full_text, parser, code)) from None
     _refuse_long_numbers(tree, ln, full_text)
     return tree
+
+
+def _refuse_deep_brackets(ln: Line, full_text: str) -> None:
+    """Refuse flow values nested more than MAX_DEPTH deep before the line is parsed: the parser would first build
+    the whole tree, in work that grows with the line. Quoted text is skipped; `flow_value` checks the parsed tree
+    too, so a line this scan misreads (an apostrophe in a bare word) is still refused, only later."""
+    text, depth, i, quote = ln.text, 0, 0, None
+    while i < len(text):
+        ch = text[i]
+        if quote is not None:
+            if ch == "\\":
+                i += 1  # an escaped character, the closing quote included
+            elif ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise LineError(finding(full_text, "too-deep", f"values nested deeper than {MAX_DEPTH} levels", ln.at(i + 1)))
+        elif ch in "]}":
+            depth -= 1
+        i += 1
 
 
 _LONG_NUMBER = re.compile(rf"[-+]?[0-9]{{{MAX_NUMBER_DIGITS + 1},}}")
@@ -514,7 +539,7 @@ def append(lst: LList, value, pos: Pos, notes=None) -> None:
 
 def flow_value(ln: Line, node, text: str, depth: int = 0):
     """A flow value ({…}, […], numbers, true/false/null, quoted text, bare words) as located data."""
-    if depth > MAX_DEPTH:
+    if depth >= MAX_DEPTH:  # depth counts from 0: the MAX_DEPTH-th bracket is the last allowed, as in YAML
         raise LineError(finding(text, "too-deep", f"values nested deeper than {MAX_DEPTH} levels", ln.meta(node)))
     k = kind(node)
     if k == "flow_map":
@@ -1438,6 +1463,41 @@ class _Builder:
         put(target, "honour", LDict(pos=ln.at(1)), ln.at(1), ln.at(1), self.text, ln.notes())
         self.none_lists.add((id(target), "honour"))
         self.no_children(ln, "`honour: none`")
+
+    def st_layout(self, ln, tree, target):
+        name_node, items = tree.children
+        if (id(target), "layout") in self.none_lists:
+            self.fail("duplicate-key", "'layout' was declared empty with `layout: none`", ln.at(1))
+        notes = ln.notes()
+        if "layout" not in target:
+            # the comments above the first layout line are the layout's own (as YAML keeps those above `layout:`)
+            put(target, "layout", LDict(pos=ln.at(1)), ln.at(1), ln.at(1), self.text, notes)
+            notes = None
+        layout = target["layout"]
+        if not isinstance(layout, LDict):
+            self.fail("duplicate-key", "'layout' is given twice", ln.at(1))
+        group, gpos = name_of(ln, name_node, self.text)
+        if group in layout:
+            self.fail("duplicate-key", f"the layout of '{group}' is given twice", gpos)
+        hint = LDict(pos=gpos)
+        for item in items.children:
+            if item is None:
+                continue
+            key, value = kind(item)[len("layout_"):], item.children[0]
+            if key == "fan":
+                text, vpos = phrase_text(ln, value), ln.meta(value)
+            else:
+                text, vpos = int(value), ln.tok(value)
+            put(hint, key, text, ln.meta(item), vpos, self.text, what=f"the {key} of '{group}'")
+        put(layout, group, hint, gpos, gpos, self.text, notes)
+        self.no_children(ln, "a layout hint")
+
+    def st_layout_none(self, ln, tree, target):
+        if "layout" in target:
+            self.fail("duplicate-key", "'layout' is given twice", ln.at(1))
+        put(target, "layout", LDict(pos=ln.at(1)), ln.at(1), ln.at(1), self.text, ln.notes())
+        self.none_lists.add((id(target), "layout"))
+        self.no_children(ln, "`layout: none`")
 
     def st_add(self, ln, tree, target):
         add = LDict(pos=ln.at(1))

@@ -18,12 +18,12 @@ import textwrap
 from kallisti.grammar.rules_front import (
     MACRO_ALIASES, MATCH_OVER, MATCH_PACKS, MOMENT_PHRASES, ROLES, RULE_KEYS, RULE_LEADS, TOP_KEYS, macro_phrases, name_reserved,
 )
-from kallisti.schema import SHUFFLES
+from kallisti.schema import FANS, SHUFFLES
 
 WIDTH = 100
 STEP = "    "
 STATEMENT_WORDS = {"game", "extends", "description", "deck", "auto", "compulsory", "lose", "win", "score", "honour", "match", "add",
-                   "changes", "set", "hands", "grouping", "cripple"}
+                   "changes", "set", "hands", "grouping", "cripple", "layout"}
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CID = re.compile(r"[a-z0-9][a-z0-9-]*")
 _REF = re.compile(r"[A-Za-z0-9_.\/-]+")
@@ -592,6 +592,24 @@ def lose_text(item) -> str | None:
     return f"lose {item['id']} when {item['when']}{_says_mark(item)}"
 
 
+def layout_text(group, hint) -> str | None:
+    """`layout GROUP: row R, column C, fan F` (the phrases given, in that order), or None when a hint cannot be
+    written so."""
+    if not isinstance(group, str) or not isinstance(hint, dict) or not hint or set(hint) - {"row", "column", "fan"}:
+        return None
+    phrases = []
+    for key in ("row", "column"):
+        if key in hint:
+            if not _is_int(hint[key]) or hint[key] < 0:
+                return None
+            phrases.append(f"{key} {hint[key]}")
+    if "fan" in hint:
+        if hint["fan"] not in FANS:
+            return None
+        phrases.append(f"fan {hint['fan']}")
+    return f"layout {name(group)}: {', '.join(phrases)}"
+
+
 def change_text(p) -> str:
     """A patch as a rule-change statement (`forbid foundation.build x: …`), or as a flow map when no
     statement says it exactly; parse_change reads it back as the same patch."""
@@ -773,6 +791,9 @@ class _Writer:
         for key in ("table", "modifiers"):
             if key in d:
                 self.set_line(ind, d, key, key, d[key])  # no phrases yet: a flow map
+        if "layout" in d:
+            self.blank()
+            self.w_layout(d, ind)
         if "add" in d:
             self.blank()
             block = None
@@ -893,6 +914,20 @@ class _Writer:
             return
         for key, text in zip(honour, texts):
             self.comments(ind, honour, key)
+            self.emit(ind, text)
+
+    def w_layout(self, d, ind):
+        layout = d["layout"]
+        texts = [layout_text(k, v) for k, v in layout.items()] if isinstance(layout, dict) else [None]
+        if any(t is None for t in texts):
+            self.set_line(ind, d, "layout", "layout", layout)
+            return
+        self.comments(ind, d, "layout")
+        if not layout:
+            self.emit(ind, "layout: none")
+            return
+        for key, text in zip(layout, texts):
+            self.comments(ind, layout, key)
             self.emit(ind, text)
 
     def w_piles(self, d, ind):

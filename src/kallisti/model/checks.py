@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from kallisti.errors import Finding
+from kallisti.errors import Finding, did_you_mean
 from kallisti.interpreter.state import row_faces
 from kallisti.model.clause_checks import clause_findings
+from kallisti.model.layout import group_layouts
 from kallisti.model.reach import reach_findings
 
 
@@ -60,6 +61,44 @@ def semantic_findings(rules, at) -> list[Finding]:
     for dup in sorted({i for i in ids if ids.count(i) > 1}):
         findings.append(Finding("duplicate-id", f"two automatic or compulsory moves share the id '{dup}'", at("auto")))
     return findings + clause_findings(rules, at) + reach_findings(rules, at)
+
+
+def layout_findings(rules, at) -> list[Finding]:
+    """The layout hints (`layout`): each must name a pile group (`unknown-pile`, at its name), and no two groups may
+    end up at the same row and column once the hints are laid over the automatic layout (`layout-overlap`)."""
+    hints = rules.data.get("layout")
+    if not isinstance(hints, dict) or not hints:
+        return []
+
+    def name_at(name):  # the hint's name (its key), where a flow map would give the `{` of its value
+        key_pos = getattr(hints, "key_pos", {}).get(name)
+        return key_pos or at("layout", name)
+
+    findings = [Finding("unknown-pile", f"layout.{name} names no group '{name}'", name_at(name),
+                        suggestion=did_you_mean(name, rules.groups))
+                for name in hints if name not in rules.groups]
+    # The places a table uses: the automatic layout (by roles), each group's hint laid over it.
+    places = group_layouts(rules)
+    by_place: dict[tuple[int, int], list[str]] = {}
+    for name, place in places.items():
+        by_place.setdefault((place["row"], place["column"]), []).append(name)
+    moved = [n for n in hints if n in places and isinstance(hints[n], dict) and ("row" in hints[n] or "column" in hints[n])]
+    for (row, column), names in by_place.items():
+        if len(names) < 2:
+            continue
+        culprits = [n for n in moved if n in names]
+        if not culprits:
+            continue  # the automatic layout gives every group a place of its own
+        name = culprits[-1]
+        others = [n for n in names if n != name]
+        how = ", ".join(f"{n} ({'by its hint' if n in moved else 'by the automatic layout'})" for n in others)
+        verb = "is" if len(others) == 1 else "are"
+        free = 1 + max(p["column"] for p in places.values() if p["row"] == row)
+        findings.append(Finding(
+            "layout-overlap", f"layout.{name} puts {name} at row {row}, column {column}, where {how} {verb} too: the page "
+            "sets them side by side in the order of `piles`", name_at(name), severity="warning",
+            suggestion=f"give {name} a place of its own, such as row {row}, column {free}"))
+    return findings
 
 
 def _face_down_on_face_up(group, rows) -> int | None:

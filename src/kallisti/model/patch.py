@@ -10,6 +10,17 @@ from kallisti.model.located import LDict, LList, child_pos, copy, located
 # `replace` carries a `require:`/`forbid:` key of its own, so it is recognised before those verbs.
 VERBS = ("set", "add", "delete", "replace", "remove", "revoke", "require", "forbid")
 RULE_KEYS = ("build", "empty", "take", "sequence", "dealing", "discard")
+# Maps whose missing keys mean "the default": layout hints, where a group without a hint (or a hint without a
+# `fan`) keeps the automatic layout. A `set` or `add` under one makes the maps on its path, and a `set` of a
+# missing key there sets it, so `set layout.waste.fan right` works on a game that has no hints yet; a misspelt
+# key is still refused, by the schema (`fna`) or the checks (a hint naming no group).
+SPARSE = ("layout",)
+
+
+def sparse(path: str) -> bool:
+    """Whether a dotted path lies in a sparse map (SPARSE): a layout hint or one of its keys."""
+    parts = str(path).split(".")
+    return parts[0] in SPARSE and len(parts) <= 3
 
 
 def verb_of(patch: dict) -> str:
@@ -78,13 +89,16 @@ def apply_patch(data: LDict, patch: dict, normalise) -> LDict:
         parts = split_path(path)
         if not parts:
             raise KallistiError(Finding("unknown-path", "a patch needs a path", pos))
+        made = verb != "delete" and sparse(path)
+        if made:
+            _make_maps(out, parts, pos)
         container = _walk(out, parts, pos, path)
         key = str(parts[-1]) if isinstance(container, dict) else parts[-1]
         exists = (isinstance(container, dict) and key in container) or (
             isinstance(container, list) and isinstance(key, int) and 0 <= key < len(container))
         vpos = child_pos(patch, "value") or pos
         if verb == "set":
-            if not exists:
+            if not exists and not made:
                 choices = list(container) if isinstance(container, dict) else []
                 raise KallistiError(Finding("unknown-path", f"cannot set '{path}': there is no such key", pos,
                                             suggestion=did_you_mean(key, choices) or f"to add a new key, use `add: {path}`"))
@@ -148,12 +162,32 @@ def apply_patch(data: LDict, patch: dict, normalise) -> LDict:
     raise KallistiError(Finding("patch-verb", "`revoke` takes back a change in a game's change log; it cannot edit a file", pos))
 
 
+def _make_maps(data, parts: list, pos: Pos) -> None:
+    """Make the maps on a sparse path that are missing (`layout`, `layout.waste`), each positioned at the patch."""
+    node = data
+    for part in parts[:-1]:
+        if not isinstance(node, dict):
+            return
+        key = str(part)
+        if key not in node:
+            node[key] = located({}, pos)
+            if isinstance(node, LDict):
+                node.key_pos[key] = node.value_pos[key] = pos
+        node = node[key]
+
+
 def overrides_to_patches(overrides: LDict, parent: dict, prefix: str = "") -> list[LDict]:
     """Turn an `extends` file's overriding keys into `set` patches; keys the parent lacks are refused."""
     patches = []
     for key, value in overrides.items():
         path = f"{prefix}{key}"
         pos = overrides.key_pos.get(key) or overrides.pos or Pos("<file>")
+        if (not isinstance(parent, dict) or key not in parent) and sparse(path):
+            # a layout hint the parent does not have: set it whole (the sparse `set` makes what it needs)
+            patch = LDict({"set": path, "value": value}, pos=pos)
+            patch.value_pos["value"] = overrides.value_pos.get(key, pos)
+            patches.append(patch)
+            continue
         if not isinstance(parent, dict) or key not in parent:
             choices = list(parent) if isinstance(parent, dict) else []
             close = did_you_mean(key, choices)

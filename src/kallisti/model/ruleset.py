@@ -380,6 +380,9 @@ class Ruleset:
         self.hands = compile_hands(data["hands"], self.compiler, at, findings) if "hands" in data else None
         self.table = compile_table(data["table"], self.hands, self.deck.size, at, findings) if "table" in data else None
         self.modifiers = compile_modifiers(data["modifiers"], self.deck, at, findings) if "modifiers" in data else ()
+        from kallisti.model.checks import layout_findings
+
+        findings += layout_findings(self, at)  # before the modifiers' overlays, which would each repeat a bad hint
         if self.modifiers and not any(f.severity == "error" for f in findings):
             findings += overlay_findings(self, at)
         self.stock_groups = tuple(name for name, g in self.groups.items() if g.turn is not None or g.redeal is not None)

@@ -13,6 +13,8 @@ ID_PATTERN = "^[a-z0-9][a-z0-9-]*$"
 NAME_PATTERN = "^[a-z][a-z0-9_]*$"
 SHUFFLES = ["always", "optional", "never"]
 MOMENTS = ["match-start", "turn-start", "before-deal", "before-move", "turn-end"]
+FANS = ["down", "right", "none"]  # how a pile's cards are spread on the table (layout hints)
+LAYOUT_PLACES = 100  # rows and columns of layout hints are 0 .. LAYOUT_PLACES - 1 (the page reads the same range)
 
 # Limits on untrusted rulesets that the schema states (docs/security.md): each refusal is a `schema` finding.
 MAX_FILE_CHANGES = 200  # patches under a file's `changes:` (each is applied to a copy of the whole ruleset)
@@ -95,6 +97,31 @@ def _honour() -> dict:
         "required": ["at", "says"],
         "additionalProperties": False,
     }
+
+
+def _layout() -> dict:
+    """Layout hints: where the page puts each pile group, and how its piles' cards are spread (docs/language.md)."""
+    place = {"type": "integer", "minimum": 0, "maximum": LAYOUT_PLACES - 1}
+    hint = {
+        "type": "object",
+        "description": "where a pile group is placed on the table, by the group's name: its row, its column in the row, "
+                       "and how its cards fan; a key left out keeps the automatic layout's choice",
+        "properties": {
+            "row": {**place, "description": "the row the group is placed on, 0 at the top; rows only order the groups, "
+                                            "so a row no group is on takes no room"},
+            "column": {**place, "description": "the group's place in its row, 0 on the left; columns only order the "
+                                               "groups of a row"},
+            "fan": {"enum": FANS, "description": "how each pile's cards are spread: `down` (overlapping downwards, all "
+                                                 "in view: a tableau), `right` (overlapping rightwards: a line, a hand, a "
+                                                 "waste spread to be read) or `none` (squared up: only the top card shows)"},
+        },
+        "minProperties": 1,
+        "additionalProperties": False,
+    }
+    return {"type": "object", "propertyNames": {"pattern": NAME_PATTERN}, "maxProperties": 40, "additionalProperties": hint,
+            "description": "layout hints for playing on a screen, by pile group: each places a group (row, column) and says "
+                           "how its cards fan; groups without a hint keep the automatic layout (by their roles). Hints "
+                           "change nothing of the game"}
 
 
 def _match(resolved: bool) -> dict:
@@ -447,7 +474,8 @@ def _ruleset(resolved: bool) -> dict:
                                 {"type": "array", "maxItems": 8, "items": {"type": "object", "properties": {
                                     "name": {"type": "string", "description": "the pack's name"},
                                     "suits": {"type": "array", "items": {"type": "string"},
-                                              "description": "the suits of this pack, by name"}},
+                                              "maxItems": 12, "uniqueItems": True,
+                                              "description": "the suits of this pack, by name, each once"}},
                                     "required": ["suits"], "additionalProperties": False}}],
                       "description": "how many identical packs (default 1), or a list of packs, each with its suits"},
             "ranks": {"type": "array", "items": {"type": ["string", "integer"]}, "minItems": 1, "maxItems": 30,
@@ -503,6 +531,7 @@ def _ruleset(resolved: bool) -> dict:
             "hands": _hands(resolved),
             "table": _table(),
             "modifiers": _modifiers(resolved),
+            "layout": _layout(),
         },
         "additionalProperties": False,
         "$defs": {"clause": _clause()},

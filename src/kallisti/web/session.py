@@ -15,7 +15,7 @@ import secrets
 from kallisti.errors import KallistiError
 from kallisti.interpreter.honour import HonourRules
 from kallisti.interpreter.notation import MoveRefused, describe, narrate, parse_move
-from kallisti.web.layout import group_layouts
+from kallisti.model.layout import group_layouts
 
 SEED_LIMIT = 10**9  # a fresh session picks its deal number below this, as `kallisti play` does (cli.play.MAX_SEED)
 CHANGE_SOURCE = "<change>"  # the source name of rule-change text: findings there have a line and column in it

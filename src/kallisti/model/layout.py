@@ -1,4 +1,4 @@
-"""Where the page puts each group of piles: rows, order within a row, and how a pile's cards fan out.
+"""Where a table puts each group of piles: rows, order within a row, and how a pile's cards fan out.
 
 Computed from the groups' roles (stock and waste, cells, foundations and discard piles on the top row;
 reserves, tableau, field, line and hands below), then overridden group by group by a ruleset's

@@ -78,6 +78,107 @@ def test_docs_security_holds_the_table_of_limits():
         "docs/security.md is stale: paste kallisti.limits.table() between the limits markers"
 
 
+# -- every limit has a test ------------------------------------------------------------------------------------
+
+# The test that drives each limit of kallisti.limits.LIMITS with the worst input it can build, by (module, constant):
+# a test of this file, or one elsewhere that already does (a parametrized test by its function's name).
+LIMIT_TESTS: dict[tuple[str, str], str] = {
+    # Reading files
+    ("kallisti.model.located", "MAX_FILE_BYTES"):
+        "tests/test_limits.py::test_a_file_over_its_limit_is_refused_after_reading_one_byte_more",
+    ("kallisti.cli.play", "MAX_DEAL_BYTES"): "tests/test_limits.py::test_a_deal_file_one_byte_over_its_limit_is_refused",
+    ("kallisti.cli.play", "MAX_COMMAND_CHARS"):
+        "tests/test_security.py::test_a_piped_line_over_the_command_limit_is_refused_and_play_goes_on",
+    ("kallisti.interpreter.save", "MAX_SAVE_BYTES"): "tests/test_limits.py::test_a_save_one_byte_over_its_limit_is_refused",
+    ("kallisti.catalogue", "MAX_CATALOGUE_BYTES"):
+        "tests/test_limits.py::test_a_catalogue_one_byte_over_its_limit_is_refused",
+    ("kallisti.model.located", "MAX_DEPTH"):
+        "tests/test_limits.py::test_yaml_nested_far_beyond_its_limit_stops_at_the_first_level_too_deep",
+    ("kallisti.model.located", "MAX_NUMBER_DIGITS"):
+        "tests/test_limits.py::test_a_number_one_digit_longer_than_its_limit_is_refused_wherever_it_is_written",
+    # The ruleset
+    ("kallisti.model.loader", "MAX_EXTENDS_DEPTH"): "tests/test_limits.py::test_an_extends_chain_is_cut_at_its_limit",
+    ("kallisti.schema", "MAX_FILE_CHANGES"):
+        "tests/test_limits.py::test_a_file_of_too_many_changes_is_refused_before_one_is_applied",
+    ("kallisti.model.ruleset", "MAX_PILES"):
+        "tests/test_limits.py::test_the_most_piles_the_schema_allows_is_refused_before_any_rule_is_compiled",
+    ("kallisti.model.ruleset", "MAX_CLAUSES"):
+        "tests/test_limits.py::test_thousands_of_clauses_are_refused_before_one_is_compiled",
+    ("kallisti.schema", "MAX_CARD_VALUE"): "tests/test_limits.py::test_card_values_and_their_alternatives_are_bounded",
+    ("kallisti.schema", "MAX_DEAL_ROWS"): "tests/test_limits.py::test_a_deal_of_more_rows_than_its_limit_is_refused_before_they_are_made",
+    ("kallisti.schema", "MAX_VALUE_CHOICES"): "tests/test_limits.py::test_card_values_and_their_alternatives_are_bounded",
+    # Expressions
+    ("kallisti.grammar.expressions", "MAX_EXPRESSION_CHARS"):
+        "tests/test_limits.py::test_an_expression_one_character_too_long_is_refused",
+    ("kallisti.grammar.expressions", "MAX_EXPRESSION_DEPTH"): "tests/test_expressions.py::test_expression_too_deep_is_refused",
+    ("kallisti.grammar.expressions", "MAX_INT_LITERAL"): "tests/test_expressions.py::test_number_literal_too_large_is_refused",
+    ("kallisti.grammar.expressions", "MAX_QUANTIFIED_ITEMS"):
+        "tests/test_limits.py::test_a_quantifier_counts_as_going_through_the_most_cards_a_deck_may_have",
+    ("kallisti.grammar.expressions", "MAX_QUANTIFIER_STEPS"):
+        "tests/test_limits.py::test_three_quantifiers_nested_over_cards_are_refused_two_are_not",
+    ("kallisti.interpreter.compiler", "MAX_INT_RESULT"):
+        "tests/test_limits.py::test_the_worst_sum_of_products_an_expression_can_write_stays_small_and_a_product_beyond_is_refused",
+    ("kallisti.interpreter.compiler", "MAX_TOTALS"): "tests/test_limits.py::test_totals_of_a_pile_is_bounded",
+    # Play
+    ("kallisti.interpreter.game", "MAX_AUTO_MOVES"): "tests/test_limits.py::test_automatic_moves_that_loop_forever_stop_at_their_cap",
+    ("kallisti.interpreter.match", "TURN_MOVE_CAP"): "tests/test_limits.py::test_a_turn_of_a_match_that_never_ends_stops_at_its_cap",
+    ("kallisti.interpreter.match", "MAX_ACTIVE_CHANGES"):
+        "tests/test_limits.py::test_a_player_with_the_most_changes_in_force_is_refused_another",
+    ("kallisti.interpreter.amend", "TRIAL_CAP"):
+        "tests/test_limits.py::test_a_rule_change_whose_trial_deals_never_end_is_refused_at_the_trial_cap",
+    ("kallisti.solver.bots", "MAX_BOT_ACTIONS"): "tests/test_limits.py::test_bots_that_would_act_forever_stop_at_their_limit",
+    ("kallisti.solver.simulate", "DEFAULT_CAP"):
+        "tests/test_limits.py::test_a_simulated_or_checked_game_that_never_ends_is_capped_at_the_default_cap",
+    ("kallisti.interpreter.hands", "MAX_STAND_INS"):
+        "tests/test_hands_cards.py::test_eight_wild_eights_are_judged_within_a_bounded_number_of_tries",
+    # Search
+    ("kallisti.solver.solve", "DEFAULT_STATES"): "tests/test_limits.py::test_the_solver_stops_at_its_budget_of_positions",
+    ("kallisti.solver.solve", "MAX_TABLE"): "tests/test_limits.py::test_the_solver_stops_when_its_table_of_positions_is_full",
+    ("kallisti.solver.strategies", "HINT_STATES"):
+        "tests/test_limits.py::test_a_hint_searches_at_most_its_budget_then_the_greedy_measure_answers",
+    ("kallisti.solver.search", "DEFAULT_BUDGET"):
+        "tests/test_limits.py::test_the_search_bot_weighs_at_most_its_budget_of_positions_for_one_decision",
+    ("kallisti.model.clause_checks", "MAX_CASES"):
+        "tests/test_limits.py::test_a_clause_with_more_cases_than_the_limit_is_not_judged",
+    # Caches
+    ("kallisti.grammar.expressions", "MAX_PARSED"): "tests/test_limits.py::test_the_cache_of_parsed_expressions_is_bounded",
+    ("kallisti.model.ruleset", "MAX_TABLES"): "tests/test_limits.py::test_the_cache_of_rule_tables_is_bounded",
+    ("kallisti.interpreter.amend", "MAX_CACHED"): "tests/test_limits.py::test_the_cache_of_compiled_rule_changes_is_bounded",
+    ("kallisti.interpreter.table", "MAX_EVALUATORS"): "tests/test_limits.py::test_the_cache_of_hand_evaluators_is_bounded",
+    ("kallisti.interpreter.hands", "MAX_MEMO"): "tests/test_limits.py::test_the_condition_answers_of_a_grouping_are_bounded",
+    ("kallisti.interpreter.hands", "MAX_JUDGES"): "tests/test_limits.py::test_the_shared_groupings_are_bounded",
+    ("kallisti.interpreter.hands", "MAX_RECENT"): "tests/test_limits.py::test_the_hands_an_evaluator_remembers_are_bounded",
+    ("kallisti.model.clause_checks", "MAX_MEMO"): "tests/test_limits.py::test_the_cache_of_clause_check_outcomes_is_bounded",
+    # Display
+    ("kallisti.model.diff", "MAX_SHOWN"): "tests/test_limits.py::test_a_long_value_in_a_diff_line_is_cut",
+    ("kallisti.cli.new", "MAX_TEXT"): "tests/test_limits.py::test_a_long_string_listed_by_new_is_cut",
+    ("kallisti.cli.play", "MAX_SEED"):
+        "tests/test_limits.py::test_a_fresh_deal_number_is_at_most_max_seed_and_new_takes_no_more_digits",
+    ("kallisti.web.api", "MAX_SESSIONS"): "tests/test_web_api.py::test_the_oldest_sessions_make_room_for_new_ones",
+    ("kallisti.web.api", "MAX_BODY_BYTES"): "tests/test_web_api.py::test_an_oversized_body_is_refused_before_it_is_read_whole",
+}
+
+
+def test_every_limit_has_a_test_and_every_registered_test_is_a_limit():
+    listed = {(limit.module, limit.name) for limit in LIMITS}
+    assert sorted(listed - LIMIT_TESTS.keys()) == [], "a limit of kallisti.limits has no test in LIMIT_TESTS"
+    assert sorted(LIMIT_TESTS.keys() - listed) == [], "LIMIT_TESTS names a limit kallisti.limits no longer lists"
+
+
+def test_every_registered_test_exists():
+    tests: dict[str, set[str]] = {}  # file -> the names of its top-level test functions
+    missing = []
+    for key, node in sorted(LIMIT_TESTS.items()):
+        path, _, name = node.partition("::")
+        assert path.startswith("tests/test_") and name.startswith("test_") and "[" not in name, node
+        if path not in tests:
+            tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+            tests[path] = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")}
+        if name not in tests[path]:
+            missing.append(f"{key}: {node}")
+    assert missing == []
+
+
 # -- reading files ---------------------------------------------------------------------------------------------
 
 def test_a_file_over_its_limit_is_refused_after_reading_one_byte_more(tmp_path, monkeypatch):
@@ -156,6 +257,97 @@ def test_a_number_too_long_in_a_rule_change_is_a_finding():
     assert refusal(amend.parse, "set piles.tableau.count " + "9" * 5000).code == "number-too-long"
 
 
+def padded(text: str, size: int, pad: str) -> str:
+    """`text` with `pad` characters added at its end to make it `size` bytes of UTF-8."""
+    short = size - len(text.encode("utf-8"))
+    assert short >= 0
+    return text + pad * short
+
+
+def test_a_deal_file_one_byte_over_its_limit_is_refused(tmp_path):
+    from typer.testing import CliRunner
+
+    from kallisti.cli.app import app
+    from kallisti.cli.play import MAX_DEAL_BYTES, read_deal_file
+    from kallisti.model.ruleset import load_ruleset
+
+    deck = load_ruleset("forty-thieves").deck
+    deal = (ROOT / "examples" / "forty-thieves-win.deal").read_text(encoding="utf-8").rstrip("\n") + "\n#"
+    at_limit, over = tmp_path / "at-limit.deal", tmp_path / "over.deal"
+    at_limit.write_text(padded(deal, MAX_DEAL_BYTES, "#"), encoding="utf-8")
+    over.write_text(padded(deal, MAX_DEAL_BYTES + 1, "#"), encoding="utf-8")
+    assert len(read_deal_file(deck, at_limit)) == deck.size  # a comment to the last byte allowed: the deal is read
+    finding = refusal(read_deal_file, deck, over)
+    assert (finding.code, finding.message) == ("deal-too-large", f"the deal file is larger than {MAX_DEAL_BYTES} bytes")
+    result = CliRunner().invoke(app, ["play", "forty-thieves", "--deal", str(over)], input="q\n")
+    assert result.exit_code == 1 and "error deal-too-large: the deal file is larger than" in result.output
+
+
+def test_a_save_one_byte_over_its_limit_is_refused(tmp_path):
+    from kallisti.interpreter.game import Game
+    from kallisti.interpreter.save import MAX_SAVE_BYTES, load_game, save_game
+    from kallisti.model.ruleset import load_ruleset
+
+    game = Game(load_ruleset("forty-thieves"), seed=3)
+    path = tmp_path / "game.save"
+    save_game(game, path)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(padded(text, MAX_SAVE_BYTES, " "), encoding="utf-8")  # JSON allows the spaces: still the save
+    assert load_game(path).state.key() == game.state.key()
+    path.write_text(padded(text, MAX_SAVE_BYTES + 1, " "), encoding="utf-8")
+    finding = refusal(load_game, path)
+    assert (finding.code, finding.message) == ("save-too-large", f"the save is larger than {MAX_SAVE_BYTES} bytes")
+
+
+def test_a_catalogue_one_byte_over_its_limit_is_refused(tmp_path, monkeypatch):
+    from kallisti import catalogue
+
+    shipped = (catalogue.CATALOGUES / "discordian.yaml").read_text(encoding="utf-8")
+    text = shipped.replace("game: discordian\n", "game: padded\n", 1) + "\n#"
+    monkeypatch.setattr(catalogue, "CATALOGUES", tmp_path)
+    try:
+        (tmp_path / "padded.yaml").write_text(padded(text, catalogue.MAX_CATALOGUE_BYTES, "#"), encoding="utf-8")
+        assert len(catalogue.load_catalogue("padded")) == len(catalogue.read_catalogue(shipped, "<shipped>", "discordian"))
+        catalogue.load_catalogue.cache_clear()
+        (tmp_path / "padded.yaml").write_text(padded(text, catalogue.MAX_CATALOGUE_BYTES + 1, "#"), encoding="utf-8")
+        finding = refusal(catalogue.load_catalogue, "padded")
+    finally:
+        catalogue.load_catalogue.cache_clear()  # keep no catalogue of this folder for other tests
+    assert (finding.code, finding.message) == \
+        ("catalogue-too-large", f"the catalogue is larger than {catalogue.MAX_CATALOGUE_BYTES} bytes")
+
+
+def test_rules_values_and_blocks_nested_far_beyond_the_limit_are_too_deep(tmp_path):
+    from kallisti.model.located import MAX_DEPTH
+
+    deep = 50 * MAX_DEPTH
+    text = "extends forty-thieves\ngame: Deep\nset deck.marks.x " + "[" * deep + "]" * deep + "\n"
+    finding = load_refusal(tmp_path, "deep.rules", text)
+    assert (finding.code, finding.pos.line) == ("too-deep", 3)
+    assert finding.message == f"values nested deeper than {MAX_DEPTH} levels"
+    blocks = "".join(" " * i + "add:\n" for i in range(25 * MAX_DEPTH))  # 500 KB: deeper would be too large
+    finding = load_refusal(tmp_path, "blocks.rules", "extends forty-thieves\ngame: Deep\n" + blocks)
+    assert (finding.code, finding.pos.line, finding.pos.column) == ("too-deep", 3 + MAX_DEPTH, 1 + MAX_DEPTH)
+    assert finding.message == f"lines indented under each other more than {MAX_DEPTH} levels deep"
+
+
+def test_a_number_one_digit_longer_than_its_limit_is_refused_wherever_it_is_written():
+    from kallisti.grammar.rules_front import parse_rules
+    from kallisti.interpreter import amend
+    from kallisti.model.located import MAX_NUMBER_DIGITS, load_yaml
+
+    longest, over = "9" * MAX_NUMBER_DIGITS, "9" * (MAX_NUMBER_DIGITS + 1)
+    message = f"a number written with more than {MAX_NUMBER_DIGITS} digits"
+    assert load_yaml(f"x: {longest}\n", "<test>")["x"] == int(longest)
+    assert parse_rules(f"game: Long\ndeck: {longest} packs\n")["deck"]["packs"] == int(longest)
+    amend.parse(f"set piles.tableau.count {longest}")
+    for fn, text in [(lambda text: load_yaml(text, "<test>"), f"x: {over}\n"),
+                     (parse_rules, f"game: Long\ndeck: {over} packs\n"),
+                     (amend.parse, f"set piles.tableau.count {over}")]:
+        finding = refusal(fn, text)
+        assert (finding.code, finding.message) == ("number-too-long", message), text[:20]
+
+
 # -- the ruleset -----------------------------------------------------------------------------------------------
 
 def test_thousands_of_clauses_are_refused_before_one_is_compiled(tmp_path, monkeypatch):
@@ -219,6 +411,28 @@ def test_an_extends_chain_is_cut_at_its_limit(tmp_path):
 def test_card_values_and_their_alternatives_are_bounded(tmp_path, values, where):
     finding = load_refusal(tmp_path, "values.yaml", f"extends: forty-thieves\ngame: Values\ndeck: {{values: {values}}}\n")
     assert finding.code == "schema" and where in finding.message
+
+
+def test_a_deal_of_more_rows_than_its_limit_is_refused_before_they_are_made(tmp_path):
+    from kallisti.schema import MAX_DEAL_ROWS
+
+    def rows(name: str, text: str):
+        return load_refusal(tmp_path, name, "extends forty-thieves\ngame: Rows\ntableau: " + text + "\n")
+
+    # At the limit the schema lets the deal through: the deck is what then runs short.
+    assert rows("at-limit.rules", f"deal {MAX_DEAL_ROWS} face up").code == "deal-too-large"
+    for text, column in [(f"deal {MAX_DEAL_ROWS + 1} face up", 15),
+                         (f"deal {MAX_DEAL_ROWS // 2} face down, {MAX_DEAL_ROWS // 2 + 1} face up", 29)]:
+        finding = rows("over.rules", text)
+        assert (finding.code, finding.pos.line, finding.pos.column) == ("schema", 3, column)
+        assert finding.message == f"a deal of {MAX_DEAL_ROWS + 1} rows; at most {MAX_DEAL_ROWS}"
+    huge = "9" * 100  # as many rows as the longest number says: refused before a row is made
+    finding = rows("huge.rules", f"deal {huge} face up")
+    assert (finding.code, finding.message) == ("schema", f"a deal of {huge} rows; at most {MAX_DEAL_ROWS}")
+    up = ", ".join(["up"] * (MAX_DEAL_ROWS + 1))
+    finding = load_refusal(tmp_path, "over.yaml", f"extends: forty-thieves\ngame: Rows\npiles:\n  tableau: {{deal: [{up}]}}\n")
+    assert (finding.code, finding.pos.line) == ("schema", 4)
+    assert f"piles.tableau.deal: {MAX_DEAL_ROWS + 1} items; at most {MAX_DEAL_ROWS}" in finding.message
 
 
 # -- expressions -----------------------------------------------------------------------------------------------
@@ -289,6 +503,39 @@ def test_totals_of_a_pile_is_bounded():
         totals(list(range(60)))
 
 
+def test_a_quantifier_counts_as_going_through_the_most_cards_a_deck_may_have(tmp_path):
+    from kallisti.grammar.expressions import MAX_QUANTIFIED_ITEMS as ITEMS, MAX_QUANTIFIER_STEPS, quantifier_steps
+    from kallisti.interpreter.cards import Deck
+    from kallisti.model.ruleset import MAX_PILES
+
+    # The largest deck the schema allows (8 packs of 30 ranks in 12 suits) holds ITEMS cards; all the piles together are fewer.
+    spec = {"packs": 8, "ranks": [f"r{i}" for i in range(30)],
+            "suits": [{"name": f"s{i}", "color": "c"} for i in range(12)]}
+    assert Deck(spec).size == ITEMS and MAX_PILES <= ITEMS
+    finding = load_refusal(tmp_path, "packs.yaml", "extends: forty-thieves\ngame: Packs\ndeck: {packs: 9}\n")
+    assert finding.code == "schema" and "9 is greater than the maximum of 8" in finding.message
+    # Each quantifier over cards or piles counts as going through that many, whatever it goes through.
+    for text in ["any(c in cards: true)", "any(p in tableau: true)", "any(c in pile.cards: true)"]:
+        assert quantifier_steps(parse(text)) == ITEMS
+    two = "any(a in cards: any(b in tableau: a == b))"
+    assert quantifier_steps(parse(two)) == ITEMS * (1 + ITEMS) <= MAX_QUANTIFIER_STEPS
+    three = "any(a in cards: any(b in tableau: any(c in cards: a == c)))"
+    finding = refusal(parse, three)
+    assert (finding.code, finding.message) == (
+        "expr-too-costly", f"its quantifiers may take {ITEMS * (1 + ITEMS * (1 + ITEMS)):,} steps at worst; "
+                           f"at most {MAX_QUANTIFIER_STEPS:,}")
+
+
+def test_no_deck_holds_more_cards_than_a_quantifier_counts_as_going_through(tmp_path):
+    """A list of packs names each suit once, and at most 12 of them: no deck passes the 2,880 cards that
+    MAX_QUANTIFIED_ITEMS counts a quantifier as going through, however its packs are written."""
+    packs = ", ".join(["{suits: [" + ", ".join(["clubs"] * 28) + "]}"] * 8)  # 8 packs, each clubs 28 times over
+    text = (f"game: Clubs\ndeck: {{packs: [{packs}]}}\nhands:\n  size: 2\n  groupings:\n"
+            "    pair: {rank: 1, cards: 2, when: \"all(c in cards: c.rank == cards.top.rank)\"}\n")
+    finding = load_refusal(tmp_path, "clubs.yaml", text)
+    assert finding.code == "schema" and finding.message.startswith("deck.packs: "), str(finding)
+
+
 # -- play ------------------------------------------------------------------------------------------------------
 
 def test_automatic_moves_that_loop_forever_stop_at_their_cap(tmp_path):
@@ -327,8 +574,415 @@ def test_a_player_with_the_most_changes_in_force_is_refused_another(monkeypatch)
 
 def test_the_solver_stops_at_its_budget_of_positions():
     from kallisti.model.ruleset import load_ruleset
-    from kallisti.solver.solve import SearchOptions, solve
+    from kallisti.solver.solve import DEFAULT_STATES, SearchOptions, solve
 
+    assert SearchOptions().states == DEFAULT_STATES  # `solve` and `--states` search this many unless told otherwise
     solution = solve(load_ruleset("forty-thieves"), seed=5, options=SearchOptions(states=50))
     assert solution.verdict == "unknown" and solution.stopped_by == "states"
     assert solution.states <= 50 + 1
+
+
+ENDLESS = ("game: Endless\npiles:\n  tableau: {count: 2, deal: [up], build: any, empty: any}\n  stock: {deal: rest}\n"
+           "win: stock.empty and tableau.empty\n")  # a card goes from one pile to the other and back, forever
+
+
+def restless_match(tmp_path, seats):
+    """A match of Discordian whose field takes any card, anywhere: a turn never ends by itself."""
+    from kallisti.interpreter import match as M
+
+    rules = load(tmp_path, "restless.yaml", "extends: discordian\ngame: Restless\npiles:\n  field: {build: any, empty: any}\n")
+    return M.Match(rules, seats, seed=1)
+
+
+def test_a_turn_of_a_match_that_never_ends_stops_at_its_cap(tmp_path):
+    from kallisti.interpreter import match as M
+
+    match = restless_match(tmp_path, [M.Seat("ann"), M.Seat("bob")])
+    moves = 0
+    while True:
+        waiting = match.waiting()
+        if waiting.what == "ack":
+            match.acknowledge(waiting.seat)
+        elif (waiting.seat, waiting.what) == (0, "move"):
+            assert moves < M.TURN_MOVE_CAP, "the turn goes on past its cap"
+            match.move(0, match.game.legal_moves()[-1])
+            moves += 1
+        else:
+            break
+    assert moves == M.TURN_MOVE_CAP
+    assert (waiting.seat, waiting.what) == (1, "player-x")  # the turn is over: Player X may change ann's rules
+    record = match.records[-1]
+    assert (record.seat, record.reason) == (0, f"the turn reached {M.TURN_MOVE_CAP} moves")
+
+
+def test_a_rule_change_whose_trial_deals_never_end_is_refused_at_the_trial_cap(tmp_path, monkeypatch):
+    from collections import OrderedDict
+
+    from kallisti.interpreter import amend
+    from kallisti.interpreter.game import Game
+
+    monkeypatch.setattr(amend, "_trials", OrderedDict())  # played here, not remembered from another test
+    played = []  # (the cap, the moves made) of every trial deal
+    real = Game.playout
+
+    def playout(self, choose, cap=1000):
+        played.append((cap, real(self, choose, cap)))
+        return played[-1][1]
+
+    monkeypatch.setattr(Game, "playout", playout)
+    rules = load(tmp_path, "still.yaml", ENDLESS.replace("build: any", "build: none"))  # nothing moves: it ends at once
+    finding = refusal(amend.amend, rules.data, "set piles.tableau.build any", baseline=rules)
+    assert finding.code == "change-endless"
+    assert finding.message == (f"with this change, no trial deal ends within {amend.TRIAL_CAP} moves "
+                               "(with the rules before it, every one did)")
+    trials = [made for cap, made in played if cap == amend.TRIAL_CAP]
+    assert trials.count(amend.TRIAL_CAP) == amend.TRIAL_DEALS  # each trial deal under the change: the cap, not one more
+    assert all(cap == amend.TRIAL_CAP for cap, _ in played)
+
+
+def test_bots_that_would_act_forever_stop_at_their_limit(tmp_path, monkeypatch):
+    from kallisti.interpreter import match as M
+    from kallisti.solver import bots
+
+    monkeypatch.setattr(bots, "MAX_BOT_ACTIONS", 40)  # the real one is a million: the count, not the size, is tested
+    match = restless_match(tmp_path, [M.Seat("ann", "random"), M.Seat("bob", "random")])
+    actions = []
+    bots.Bots(match).act(lambda seat, what, detail: actions.append(what))
+    assert len(actions) == 40 and actions.count("move") > 30
+    waiting = match.waiting()
+    assert waiting.what == "move" and match.seats[waiting.seat].is_bot  # a bot could act again: the run was cut
+
+
+def test_a_simulated_or_checked_game_that_never_ends_is_capped_at_the_default_cap(tmp_path):
+    from kallisti.solver.check import play_checked
+    from kallisti.solver.simulate import DEFAULT_CAP, play_deal
+
+    rules = load(tmp_path, "endless.yaml", ENDLESS)
+    outcome = play_deal(rules, seed=1, strategy="random")
+    assert (outcome.outcome, outcome.moves) == ("capped", DEFAULT_CAP)
+    checked = play_checked(rules, seed=1, strategy="random")
+    assert (checked.outcome, checked.moves, checked.problem) == ("capped", DEFAULT_CAP, None)
+
+
+# -- search ---------------------------------------------------------------------------------------------------
+
+def test_the_solver_stops_when_its_table_of_positions_is_full():
+    from kallisti.model.ruleset import load_ruleset
+    from kallisti.solver.solve import MAX_TABLE, SearchOptions, solve
+
+    assert SearchOptions().memory == MAX_TABLE  # `solve` and `--memory` remember this many unless told otherwise
+    solution = solve(load_ruleset("forty-thieves"), seed=5, options=SearchOptions(memory=40))
+    assert (solution.verdict, solution.stopped_by) == ("unknown", "memory")
+    assert 40 <= solution.states <= 40 + 1
+
+
+def test_a_hint_searches_at_most_its_budget_then_the_greedy_measure_answers(monkeypatch):
+    from kallisti.interpreter.game import Game
+    from kallisti.model.ruleset import load_ruleset
+    from kallisti.solver import solve as S
+    from kallisti.solver.strategies import HINT_STATES, hint, move_score
+
+    searches = []
+    real = S.solve
+
+    def solve(*args, **kwargs):
+        searches.append((kwargs["options"].states, real(*args, **kwargs)))
+        return searches[-1][1]
+
+    monkeypatch.setattr(S, "solve", solve)
+    game = Game(load_ruleset("forty-thieves"), seed=1)  # no win within the hint's budget
+    moves = game.legal_moves()
+    greedy = max(moves, key=lambda m: (move_score(game, m), -m))
+    assert hint(game) == greedy
+    [(budget, found)] = searches
+    assert budget == HINT_STATES
+    assert (found.verdict, found.stopped_by) == ("unknown", "states") and found.states <= HINT_STATES + 1
+    assert game.hint_plan is None and game.legal_moves() == moves  # no plan kept, the game left as it was
+
+
+def test_the_search_bot_weighs_at_most_its_budget_of_positions_for_one_decision(tmp_path, monkeypatch):
+    from kallisti.interpreter.game import Game
+    from kallisti.solver import search
+
+    made = []
+
+    class Counted(search._LineSearch):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(search, "_LineSearch", Counted)
+    rules = load(tmp_path, "wide.yaml", ENDLESS.replace("count: 2, deal: [up]", "count: 6, deal: [up, up, up]"))
+    game = Game(rules, seed=1)  # any card goes anywhere, and back: the lines never end
+    moves = game.legal_moves()
+    bot = search.SearchStrategy(seed=1)
+    assert bot.budget == search.DEFAULT_BUDGET
+    assert bot.choose(game, moves) in moves
+    [weighed] = made
+    # Each first move gets its share of what is left, and at least one position: at most one more each.
+    assert search.DEFAULT_BUDGET - len(moves) <= weighed.nodes <= search.DEFAULT_BUDGET + len(moves)
+
+
+def test_a_clause_with_more_cases_than_the_limit_is_not_judged(tmp_path, monkeypatch):
+    from kallisti.model import clause_checks
+
+    # Both clauses are false whatever the cards: with the card and the card it goes on, 52 x 52 = 2,704 cases (the
+    # kinds of two packs); with the count too, 2,704 x 104, over the limit, so the second is not judged.
+    text = ("extends: forty-thieves\ngame: Cases\nchanges:\n"
+            "  - {forbid: piles.tableau.build, id: pairs, expr: card.rank == top.rank and card.suit != card.suit}\n"
+            "  - {forbid: piles.tableau.build, id: triples, expr: card.rank == top.rank and count > 104}\n")
+
+    def judged(limit):
+        monkeypatch.setattr(clause_checks, "_outcomes", {})
+        monkeypatch.setattr(clause_checks, "MAX_CASES", limit)
+        return [f.message.split("'")[1] for f in load(tmp_path, "cases.yaml", text).findings if f.code == "clause-never-true"]
+
+    assert 52 * 52 * 104 > clause_checks.MAX_CASES >= 52 * 52
+    assert judged(clause_checks.MAX_CASES) == ["pairs"]
+    assert judged(52 * 52) == ["pairs"]
+    assert judged(52 * 52 - 1) == []  # one case over the limit: not judged, and no warning
+
+
+# -- memory kept between calls ---------------------------------------------------------------------------------
+
+PAIRS = """game: Pairs
+hands:
+  size: 6
+  groupings:
+    pair: {rank: 1, cards: 2, when: "all(c in cards: c.rank == cards.top.rank)"}
+    trio: {rank: 2, cards: 3, when: "all(c in cards: c.rank == cards.top.rank)"}
+    high: {rank: 3, cards: [3, 6], when: "sum(c in cards: c.value) > 20"}
+"""
+
+
+def hands_of(rules, n: int, size: int = 6) -> list[tuple[int, ...]]:
+    import random
+
+    rng = random.Random(7)
+    return [tuple(rng.sample(range(rules.deck.size), size)) for _ in range(n)]
+
+
+def test_the_cache_of_parsed_expressions_is_bounded(monkeypatch):
+    from kallisti.grammar import expressions
+
+    monkeypatch.setattr(expressions, "_parsed", {})
+    monkeypatch.setattr(expressions, "MAX_PARSED", 10)
+    texts = [f"card.value == {i}" for i in range(30)]
+    nodes = [parse(text) for text in texts]
+    assert len(expressions._parsed) == 10
+    assert parse(texts[-1]) == nodes[-1]  # one not kept is parsed again, the same
+
+
+def test_the_cache_of_rule_tables_is_bounded(tmp_path, monkeypatch):
+    from kallisti.model import ruleset
+
+    made = []
+    real = ruleset.Rule._tabulate_pairs
+    monkeypatch.setattr(ruleset.Rule, "_tabulate_pairs", lambda self, *a: made.append(1) or real(self, *a))
+    monkeypatch.setattr(ruleset, "_tables", {})
+    monkeypatch.setattr(ruleset, "MAX_TABLES", 3)
+    for n in range(6):  # each variant's tableau rule is another table
+        load(tmp_path, f"v{n}.yaml", "extends: forty-thieves\ngame: Tables\nchanges:\n"
+             f"  - {{forbid: piles.tableau.build, id: not-{n}, expr: card.value == {n + 1} and top.value == {n + 2}}}\n")
+        assert len(ruleset._tables) <= 3
+    assert len(made) > 3 and len(ruleset._tables) == 3
+
+
+def test_the_cache_of_compiled_rule_changes_is_bounded(monkeypatch):
+    from collections import OrderedDict
+
+    from kallisti.interpreter import amend
+    from kallisti.model.ruleset import load_ruleset
+
+    monkeypatch.setattr(amend, "_cache", OrderedDict())
+    monkeypatch.setattr(amend, "MAX_CACHED", 3)
+    base = load_ruleset("forty-thieves").data
+    datas = [amend.apply_all(base, [amend.parse(f"set piles.tableau.count {n}")]) for n in range(5, 11)]
+    compiled = []
+    for data in datas:
+        compiled.append(amend.compile_data(data))
+        assert len(amend._cache) <= 3
+    assert list(amend._cache) == [amend.data_key(d) for d in datas[-3:]]  # the oldest are forgotten
+    assert amend.compile_data(datas[-1]) is compiled[-1]
+    again = amend.compile_data(datas[0])
+    assert again is not compiled[0] and len(again.groups["tableau"].piles) == 5  # compiled again, the same rules
+
+
+def test_the_cache_of_hand_evaluators_is_bounded(monkeypatch):
+    from kallisti.interpreter import table
+
+    built = []
+    monkeypatch.setattr(table, "overlaid_entries", lambda rules, entries: entries)
+    monkeypatch.setattr(table, "HandEvaluator", lambda rules: built.append(rules) or object())
+
+    class Base:  # an evaluator of the plain rules: only its identity and its rules matter to the cache
+        rules = None
+
+    base = Base()
+    for i in range(3 * table.MAX_EVALUATORS):
+        entries = (("modifier", f"set x {i}"),)
+        assert table.evaluator_for(base, entries) is table.evaluator_for(base, entries)  # kept while it can be
+        assert len(table._EVALUATORS[base]) <= table.MAX_EVALUATORS
+    assert len(built) == 3 * table.MAX_EVALUATORS  # each built once, whatever was forgotten
+
+
+def test_the_condition_answers_of_a_grouping_are_bounded(tmp_path, monkeypatch):
+    from kallisti.interpreter import hands
+
+    rules = load(tmp_path, "pairs.yaml", PAIRS)
+    dealt = hands_of(rules, 20)
+
+    def judged(limit):
+        monkeypatch.setattr(hands, "_JUDGED", {})
+        monkeypatch.setattr(hands, "MAX_MEMO", limit)
+        evaluator = hands.HandEvaluator(rules)
+        sizes = []
+        results = []
+        for cards in dealt:
+            results.append(evaluator.evaluate(cards).groups)
+            sizes.append(max(len(answers) for answers in hands._JUDGED.values()))
+        return results, max(sizes)
+
+    unbounded, most = judged(hands.MAX_MEMO)
+    assert most > 50  # these hands ask more than the small limit below
+    bounded, most = judged(50)
+    assert most <= 50 and bounded == unbounded  # forgotten answers are found again, the same
+
+
+def test_the_shared_groupings_are_bounded(tmp_path, monkeypatch):
+    from kallisti.interpreter import hands
+
+    groupings = "".join(f"    sum-{n}: {{rank: {n}, cards: 2, when: \"sum(c in cards: c.value) == {n}\"}}\n" for n in range(2, 27))
+    rules = load(tmp_path, "sums.yaml", "game: Sums\nhands:\n  size: 6\n  groupings:\n" + groupings)
+    dealt = hands_of(rules, 5)
+    monkeypatch.setattr(hands, "_JUDGED", {})
+    expected = [hands.HandEvaluator(rules).evaluate(cards).groups for cards in dealt]
+    assert len(hands._JUDGED) == 25
+    monkeypatch.setattr(hands, "_JUDGED", {})
+    monkeypatch.setattr(hands, "MAX_JUDGES", 10)
+    evaluator = hands.HandEvaluator(rules)
+    assert len(hands._JUDGED) <= 10
+    assert [evaluator.evaluate(cards).groups for cards in dealt] == expected
+
+
+def test_the_hands_an_evaluator_remembers_are_bounded(tmp_path, monkeypatch):
+    from kallisti.interpreter import hands
+
+    monkeypatch.setattr(hands, "MAX_RECENT", 4)
+    rules = load(tmp_path, "pairs.yaml", PAIRS)
+    evaluator = hands.HandEvaluator(rules)
+    for cards in hands_of(rules, 12):
+        first = evaluator.evaluate(cards)
+        assert evaluator.evaluate(cards) is first  # the same hand again: remembered
+        assert len(evaluator._recent) <= 4
+
+
+def test_the_cache_of_clause_check_outcomes_is_bounded(tmp_path, monkeypatch):
+    from kallisti.model import clause_checks
+
+    text = "extends: forty-thieves\ngame: Checked\n"
+
+    def checked(limit):
+        monkeypatch.setattr(clause_checks, "_outcomes", {})
+        monkeypatch.setattr(clause_checks, "MAX_MEMO", limit)
+        findings = [str(f) for f in load(tmp_path, "checked.yaml", text).findings]
+        return findings, len(clause_checks._outcomes)
+
+    findings, kept = checked(clause_checks.MAX_MEMO)
+    assert kept > 3  # forty-thieves judges more clauses than the small limit below
+    assert checked(3) == (findings, 3)
+
+
+def test_the_beam_search_s_cache_of_pile_values_is_bounded(monkeypatch):
+    from kallisti.model.ruleset import load_ruleset
+    from kallisti.solver import beam
+    from kallisti.solver.solve import SearchOptions
+
+    rules = load_ruleset("forty-thieves")
+    search = dict(seed=5, width=20, options=SearchOptions(states=400))
+    unbounded = beam.beam_solve(rules, **search)
+    held = []  # after each estimate: the pile values kept, and the piles one estimate may add
+    real = beam._Estimate.__call__
+
+    def estimate(self):
+        value = real(self)
+        held.append((len(self.cache), len(self.piles)))
+        return value
+
+    monkeypatch.setattr(beam._Estimate, "__call__", estimate)
+    monkeypatch.setattr(beam, "MAX_PILE_CACHE", 30)
+    bounded = beam.beam_solve(rules, **search)
+    assert max(n for n, _ in held) > 30  # filled past the limit, then started afresh
+    assert all(n <= 30 + piles for n, piles in held)
+    assert (bounded.verdict, bounded.line, bounded.states) == (unbounded.verdict, unbounded.line, unbounded.states)
+
+
+# -- display ---------------------------------------------------------------------------------------------------
+
+def test_a_long_value_in_a_diff_line_is_cut():
+    from kallisti.model.diff import MAX_SHOWN, ruleset_diff
+
+    long = "x" * 100_000
+    [line] = ruleset_diff({"game": "Short"}, {"game": long})
+    assert line == "~ game: Short -> " + "x" * (MAX_SHOWN - 1) + "…"
+    [line] = ruleset_diff({"game": "Short"}, {"game": "Short", "notes": [long, long]})
+    assert line == "+ notes: [" + "x" * (MAX_SHOWN - 2) + "…"
+
+
+def test_a_long_string_listed_by_new_is_cut(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from kallisti.cli.app import app
+    from kallisti.cli.new import MAX_TEXT
+    from kallisti.grammar.expressions import MAX_EXPRESSION_CHARS
+
+    win = "foundation.size in [" + ", ".join(str(n) for n in range(104, 480)) + "]"  # as long as an expression may be
+    assert MAX_EXPRESSION_CHARS - 200 < len(win) <= MAX_EXPRESSION_CHARS
+    (tmp_path / "long.yaml").write_text(f'extends: forty-thieves\ngame: Long\nwin: "{win}"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["new", "my-variant", "--from", "long.yaml"])
+    assert result.exit_code == 0, result.output
+    [line] = [x for x in (tmp_path / "my-variant.yaml").read_text(encoding="utf-8").splitlines() if x.startswith("#   win:")]
+    assert line == "#   win: " + win[:MAX_TEXT - 1].rstrip() + "…"
+
+
+def test_a_fresh_deal_number_is_at_most_max_seed_and_new_takes_no_more_digits(monkeypatch):
+    import secrets
+
+    from typer.testing import CliRunner
+
+    from kallisti.cli.app import app
+    from kallisti.cli.play import MAX_SEED
+
+    asked = []
+    monkeypatch.setattr(secrets, "randbelow", lambda n: asked.append(n) or n - 1)  # the largest number it can pick
+    digits = len(str(MAX_SEED))
+    result = CliRunner().invoke(app, ["play", "forty-thieves"], input=f"new {'9' * (digits + 1)}\nnew {'9' * digits}\nq\n")
+    assert result.exit_code == 4, result.output
+    assert asked == [MAX_SEED]
+    lines = result.output.splitlines()
+    assert lines[0] == f"Forty Thieves, deal {MAX_SEED}"
+    assert lines.count("new takes a deal number, e.g. `new 7`") == 1  # the number one digit too long
+    assert f"Forty Thieves, deal {'9' * digits}" in lines  # as many digits as MAX_SEED has are taken
+
+
+def test_rules_and_yaml_allow_the_same_nesting_and_rules_refuses_deeper_before_parsing(tmp_path, monkeypatch):
+    from kallisti.grammar import rules_front
+    from kallisti.model.located import MAX_DEPTH, load_yaml
+
+    def nested(n: int) -> str:
+        return "[" * n + "]" * n
+
+    load_yaml(f"x: {nested(MAX_DEPTH)}\n", "<test>")
+    rules_front.parse_rules(f"extends forty-thieves\ngame: Deep\nset deck.marks.x {nested(MAX_DEPTH)}\n")
+    assert refusal(load_yaml, f"x: {nested(MAX_DEPTH + 1)}\n", "<test>").code == "yaml-depth"
+    # One bracket more is refused at that bracket, by a scan of the line before the parser builds any tree.
+    real_parse = rules_front.Lark.parse
+
+    def parse(self, text, *args, **kwargs):
+        assert "[" * (MAX_DEPTH + 1) not in text, "the line too deep was parsed"
+        return real_parse(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(rules_front.Lark, "parse", parse)
+    finding = refusal(rules_front.parse_rules, f"extends forty-thieves\ngame: Deep\nset deck.marks.x {nested(MAX_DEPTH + 1)}\n")
+    assert (finding.code, finding.pos.line, finding.pos.column) == ("too-deep", 3, 18 + MAX_DEPTH)

@@ -30,7 +30,7 @@ def missing(what: str):
     pytest.skip(what)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server():
     """The app of `kallisti serve` under uvicorn, in a thread, on 127.0.0.1 and a free port: its base URL."""
     try:
@@ -55,7 +55,7 @@ def server():
     sock.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def api(server):
     """An HTTP client of the JSON API, beside the page."""
     try:
@@ -66,7 +66,9 @@ def api(server):
         yield client
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps an event loop running on the main thread while it is
+# open, and the tests after this package (the API's replays) run event loops of their own.
+@pytest.fixture(scope="package")
 def browser():
     try:
         from playwright.sync_api import sync_playwright
@@ -93,7 +95,7 @@ def page(browser, server):
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def screenshots():
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS

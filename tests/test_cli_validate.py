@@ -181,7 +181,8 @@ def test_no_files_is_a_usage_error():
 
 
 def test_missing_file_is_a_usage_error(tmp_path):
-    result = run(tmp_path / "nowhere.yaml")
+    # A terminal wide enough for the whole path: the usage box wraps a long one (as a parallel run's tmp_path is).
+    result = CliRunner().invoke(app, ["validate", str(tmp_path / "nowhere.yaml")], env={"COLUMNS": "400"})
     assert result.exit_code == 2
     assert "nowhere.yaml" in result.output
 

@@ -152,7 +152,8 @@ def test_fmt_formats_the_text_not_the_game(tmp_path):
     assert path.read_text(encoding="utf-8") == "game: WIP\nextends forty-thieves\n\nstock: turn 1 card to wsate\n"
 
 
-def test_usage_errors_exit_2(tmp_path):
+def test_usage_errors_exit_2(tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")  # the usage box wraps a long path (as a parallel run's tmp_path is)
     assert run().exit_code == 2
     missing = run(tmp_path / "missing.rules")
     assert missing.exit_code == 2 and "no file named" in missing.output

@@ -154,6 +154,7 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
     ("kallisti.cli.new", "MAX_TEXT"): "tests/test_limits.py::test_a_long_string_listed_by_new_is_cut",
     ("kallisti.cli.play", "MAX_SEED"):
         "tests/test_limits.py::test_a_fresh_deal_number_is_at_most_max_seed_and_new_takes_no_more_digits",
+    ("kallisti.solver.beam", "MAX_PILE_CACHE"): "tests/test_limits.py::test_the_beam_search_s_cache_of_pile_values_is_bounded",
     ("kallisti.web.api", "MAX_SESSIONS"): "tests/test_web_api.py::test_the_oldest_sessions_make_room_for_new_ones",
     ("kallisti.web.api", "MAX_BODY_BYTES"): "tests/test_web_api.py::test_an_oversized_body_is_refused_before_it_is_read_whole",
 }

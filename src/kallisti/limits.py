@@ -94,6 +94,8 @@ LIMITS = (
     Limit("MAX_SHOWN", "kallisti.model.diff", "characters of one value in a `diff` line", "cut with `…`"),
     Limit("MAX_TEXT", "kallisti.cli.new", "characters of a string listed by `kallisti new`", "cut with `…`"),
     Limit("MAX_SEED", "kallisti.cli.play", "the deal number a fresh game picks; new N takes no more digits", "the new command says what it takes"),
+    Limit("MAX_PILE_CACHE", "kallisti.solver.beam", "pile values the beam search remembers",
+          "forgotten (the cache starts afresh)"),
     # The web table (`kallisti serve`)
     Limit("MAX_SESSIONS", "kallisti.web.api", "games `kallisti serve` keeps in memory at once",
           "the game used least recently is closed to make room"),

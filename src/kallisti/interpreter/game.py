@@ -828,7 +828,7 @@ class Game:
             # The lowest matching move, not the first listed: the order of `legal_moves` follows the history of
             # the move indexes (undo re-files a pile at the end of a list), and an automatic move must depend on
             # the position alone, or a save's replay could send an ace to another foundation than the game did.
-            found = min((m for m in self.legal_moves() if self._matches_any(patterns, m)), default=None)
+            found = next((m for m in sorted(self.legal_moves()) if self._matches_any(patterns, m)), None)
             if found is None:
                 return
             yield found, self.apply(found)

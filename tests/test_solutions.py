@@ -1,7 +1,7 @@
 """Winning lines found by `kallisti solve`, stored in tests/solutions/GAME-SEED.moves exactly as the command
 printed them: each must still win its deal when piped into `kallisti play GAME --seed SEED`. Spider's were
-found by the beam search (`kallisti solve spider --seed SEED --beam 100 --states 600000`; deal 3's while its
-weights were being tuned, with a heavier weight for buried cards).
+found by the beam search (`kallisti solve spider --seed SEED --beam 100 --states 600000`; deals 3 and 4 while
+its weights were being tuned, deal 4 at width 200).
 
 A line that stops winning means the engine or a shipped ruleset changed how a deal plays.
 """

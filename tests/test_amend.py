@@ -70,3 +70,20 @@ def test_findings_point_into_the_change_text(still):
 def test_a_rule_that_fails_on_some_cards_is_refused(still):
     with pytest.raises(KallistiError, match="fails for some cards"):
         amend.amend(still.data, "forbid tableau.take big: card.value * 1000000000 * 1000000000 > 1", baseline=still)
+
+
+def test_a_replace_is_judged_against_the_clauses_it_leaves_behind():
+    """Forty Thieves builds its foundations up in suit: a new suit clause that also lets a card of the same rank on,
+    beside the rank-up clause left in place, lets nothing more through; one that also builds down does."""
+    forty = load_ruleset("forty-thieves")
+    text = "replace foundation.build same-suit: card.suit == top.suit or card.rank == top.rank"
+    with pytest.raises(KallistiError) as refused:
+        amend.amend(forty.data, text, baseline=forty)
+    (f,) = refused.value.findings
+    assert (f.code, str(f.pos)) == ("change-left-behind", "<change>:1:9")
+    assert "its part `card.rank == top.rank`" in f.message and "'rank-up' (card.rank == top.rank + 1), left in" in f.message
+    whole = f.suggestion.split("`")[1]
+    assert amend.amend(forty.data, whole, baseline=forty).rules.groups["foundation"].build.clauses[0].id == "same-suit"
+    adopted = amend.amend(forty.data, "replace foundation.build rank-up: card.rank == top.rank + 1 or card.rank == top.rank - 1",
+                          baseline=forty)
+    assert [c.id for c in adopted.rules.groups["foundation"].build.clauses] == ["rank-up", "same-suit"]

@@ -9,11 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from scenario import play_turn
 
 from kallisti.catalogue import TONES, catalogue_markdown, load_catalogue, read_catalogue
 from kallisti.errors import KallistiError
 from kallisti.interpreter.amend import amend
 from kallisti.interpreter.game import Game
+from kallisti.interpreter.match import Match, Seat, Waiting
 from kallisti.interpreter.notation import MoveRefused, describe, parse_move
 from kallisti.model.located import plain
 from kallisti.model.ruleset import load_ruleset
@@ -253,6 +255,75 @@ def test_a_refusal_names_the_rule_and_what_the_clause_says():
     with pytest.raises(MoveRefused) as info:
         parse_move(game, "c1 f")
     assert str(info.value) == "A♥ cannot go on 2♣: the foundation takes no Ace (piles.foundation.build, clause no-aces)"
+
+
+# ---- each entry, imposed in a match, lets through what it is meant to allow ---------------------------
+# A move each change is meant to allow (or, for one that refuses some moves, one it is meant to leave alone), in a
+# position set on the target's next turn: after a change, no clause of the rules may be left refusing it.
+ORDINARY = (({"c1": "5H", "f": "4C", "s": "9D"}, "c1 f"),)
+ALLOWS = {
+    # gentle
+    "no-need-to-shuffle": ORDINARY, "five-by-five": ORDINARY, "six-by-four": ORDINARY, "achy-breaky": ORDINARY,
+    "bow-to-player-x": ORDINARY, "name-each-card": ORDINARY, "cleared-columns-pay": ORDINARY,
+    "deal-when-you-like": (({"c1": "5H", "f": "4C", "s": "9S 9D"}, "d"),),
+    "ace-meets-queen": (({"c1": "AH", "f": "QC", "s": "9D"}, "c1 f"), ({"c1": "QH", "f": "AC", "s": "9D"}, "c1 f")),
+    "one-or-two-steps": (({"c1": "7H", "f": "5C", "s": "9D"}, "c1 f"),),
+    "same-rank-too": (({"c1": "5H", "f": "5C", "s": "9D"}, "c1 f"),),
+    # mischievous
+    "black-on-black": ORDINARY, "no-two-of-a-suit": ORDINARY, "two-at-a-time": ORDINARY, "hidden-head-row": ORDINARY,
+    "no-shuffling": ORDINARY, "hop-on-one-foot": ORDINARY, "undealt-cards-count": ORDINARY, "face-cards-double": ORDINARY,
+    "red-on-red": (({"c1": "5S", "f": "4D", "s": "9D"}, "c1 f"),),
+    "nothing-on-a-king": (({"c1": "KH", "f": "JC", "s": "9D"}, "c1 f"),),
+    "no-aces": (({"c1": "2H", "f": "3C", "s": "9D"}, "c1 f"),),
+    "no-queens": (({"c1": "JH", "f": "KC", "s": "9D"}, "c1 f"),),
+    "king-outranks-queen": (({"c1": "QH", "f": "JC", "s": "9D"}, "c1 f"), ({"c1": "KH", "f": "QC", "s": "9D"}, "c1 f")),
+    "longest-columns-first": (({"c1": "9S 5H", "c2": "6C", "f": "4D", "s": "9D"}, "c1 f"),),
+    # nasty
+    "alternate-colours": ORDINARY, "three-at-a-time": ORDINARY, "seven-by-six": ORDINARY, "eight-columns": ORDINARY,
+    "double-score": ORDINARY, "face-value": ORDINARY, "lose-at-200": ORDINARY,
+    "same-colour": (({"c1": "5S", "f": "4C", "s": "9D"}, "c1 f"),),
+    "only-up": ORDINARY,
+    "only-down": (({"c1": "3H", "f": "4C", "s": "9D"}, "c1 f"),),
+    "red-climbs-black-falls": (({"c1": "5H", "f": "4D", "s": "9D"}, "c1 f"), ({"c1": "3S", "f": "4D", "s": "9D"}, "c1 f")),
+    "no-hearts": (({"c1": "5D", "f": "4C", "s": "9D"}, "c1 f"),),
+    "hands-off-the-fourth-column": (({"c1": "5H", "c4": "9S", "f": "4C", "s": "9D"}, "c1 f"),),
+    "queen-ends-the-turn": (({"c1": "5H", "f": "JC", "s": "9S 9D"}, "d"),),
+}
+FILLER = {"c2": "7D"}  # a card left on the field, so that the turn goes on after the move
+
+
+def test_every_entry_has_a_move_it_allows():
+    assert sorted(set(ENTRIES) ^ set(ALLOWS)) == []
+
+
+def imposed_in_a_match(entry_id: str) -> Match:
+    """A match between two people in which bob imposed the entry on ann after her first turn: ann's second turn,
+    waiting for her first move."""
+    match = Match(base(), [Seat("ann"), Seat("bob")], 7)
+    play_turn(match)  # ann
+    change = match.impose(1, ENTRIES[entry_id].change)
+    assert match.active_changes(0) == [change]
+    play_turn(match)  # bob
+    match.pass_turn(0)
+    while match.waiting().what in ("ack", "shuffle"):
+        w = match.waiting()
+        match.acknowledge(w.seat) if w.what == "ack" else match.choose_shuffle(w.seat, True)
+    assert match.waiting() == Waiting(0, "move") and match.game.rules is match.rules_for(0)
+    return match
+
+
+@pytest.mark.parametrize("entry_id", list(ENTRIES))
+def test_every_entry_imposed_in_a_match_lets_through_a_move_it_is_meant_to_allow(entry_id):
+    match = imposed_in_a_match(entry_id)
+    for layout, move in ALLOWS[entry_id]:
+        game = match.game.arrange({**FILLER, **layout} if "c2" not in layout else layout)
+        top = game.state.piles[game.rules.pile_of_tag["f"]][-1]
+        m = parse_move(game, move)  # refused: MoveRefused names the clause left in the way
+        match.move(0, m)
+        while match.waiting().what == "ack":
+            match.acknowledge(0)
+        assert match.waiting() == Waiting(0, "move")
+        assert game.state.piles[game.rules.pile_of_tag["f"]][-1] != top  # a card went on the foundation
 
 
 # ---- the example page ---------------------------------------------------------------------------

@@ -193,7 +193,7 @@ def test_hands_only_rulesets_and_matches():
 def test_folders_are_expanded_and_usage_errors_exit_2():
     result = run(CHECK, "--deals", "1")
     assert result.exit_code == 1
-    assert "2 files checked: 0 passed, 2 failed" in result.output
+    assert "3 files checked: 0 passed, 3 failed" in result.output
     assert run("no-such-game", "--deals", "1").exit_code == 2
     assert run("decade", "--deals", "0").exit_code == 2
 

@@ -410,3 +410,44 @@ def test_an_extends_chain_too_long_is_reported_at_the_extends_that_goes_too_far(
     finding = only_finding(tmp_path / "v7.yaml")
     assert (finding.code, Path(finding.pos.source).name, finding.pos.line, finding.pos.column) == ("extends-depth", "v0.yaml", 1, 10)
     assert finding.message == "`extends` chain longer than 8"
+
+
+CUT = """\
+game: Cut Texts
+description: Hands of three cards.
+hands:
+  size: 3
+  groupings:
+    pair:
+      rank: 1  # a comment after a number
+      cards: 2
+      when: "cards.bottom.rank == cards.top.rank"  # a comment after a quoted text
+      says: two cards of a rank
+    three:
+      rank: 2
+      cards: 3
+      when: cards.bottom.rank == cards.top.rank and
+        cards.size == 3 #3
+      says: three cards of a rank  # with a comment
+"""
+
+
+def test_a_comment_that_cuts_a_plain_text_short_is_a_warning_where_the_text_is_prose(tmp_path):
+    path = tmp_path / "cut.yaml"
+    path.write_text(CUT, encoding="utf-8")
+    (result,) = validate_files([path])
+    cut = [(f.pos.line, f.pos.column) for f in result.findings if f.code == "text-cut-by-comment"]
+    assert cut == [(15, 25), (16, 36)], "a text of two lines, and a `says`; not a comment after a one-line value"
+    assert result.valid and not validate_files([path], strict=True)[0].valid
+
+
+def test_the_octavo_says_of_onion_as_first_written_is_cut_by_its_hash(tmp_path):
+    from kallisti.model.loader import RULESETS
+
+    text = (RULESETS / "onion.yaml").read_text(encoding="utf-8")
+    quoted = 'says: "eight eights, only in a round where eights are wild (modifier #3)"'
+    assert quoted in text
+    path = tmp_path / "onion.yaml"
+    path.write_text(text.replace(quoted, quoted.replace('"', "")), encoding="utf-8")
+    (finding,) = [f for f in validate_files([path])[0].findings if f.code == "text-cut-by-comment"]
+    assert "'…a round where eights are wild (modifier', and '#3)' is dropped" in finding.message

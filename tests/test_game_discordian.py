@@ -90,6 +90,6 @@ def test_the_score_is_added_to_the_total_which_starts_at_minus_23():
 
 def test_the_ruleset_states_its_choices_as_options():
     m = rules().match
-    assert (m.seats, m.start_score, m.loses_at, m.equal_turns, m.both_over) == (2, -23, 230, True, "higher-loses")
+    assert (m.seats, m.start_score, m.loses_at, m.last_turns, m.both_over) == (2, -23, 230, "others", "higher-loses")
     assert [p.id for p in rules().compulsory] == ["play-first"]
     assert {h.id: h.at for h in rules().honour} == {"mind-the-cards": "match-start", "no-spitting": "match-start"}

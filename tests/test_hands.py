@@ -386,6 +386,28 @@ def test_changing_which_groupings_rank_above_which_changes_the_best_partition():
         assert ev.evaluate(hand(" ".join(texts))).ranks == oracle_best(texts, ranks), texts
 
 
+# -- an arrangement judged as it lies (a hand laid down and not arranged again) --------------------------
+@pytest.mark.parametrize("modifiers", [(), ("wild-eights", "lady-wild"), ("null-eights", "sender", "a-tuin")])
+def test_the_best_partition_judged_as_it_lies_is_worth_what_it_was(modifiers):
+    from kallisti.model.modifiers import overlaid
+
+    ev = HandEvaluator(overlaid(onion(), list(modifiers)))
+    for texts in _random_texts(12, 7, ("A", "K", "Q", "2", "3", "5", "6", "7", "8", "9")):
+        cards = hand(" ".join(texts))
+        best = ev.evaluate(cards)
+        assert ev.judge_arrangement(cards, [g.cards for g in best.groups]).keys == best.keys, texts
+
+
+def test_a_group_that_no_longer_holds_counts_nothing_and_the_rest_stands():
+    cards = hand("AC KC AH KH 2S 3S 4D 5H 7C 9S")  # a Double Onion and a five-card onion
+    laid = evaluator().evaluate(cards)
+    assert [g.id for g in laid.groups] == ["double-onion", "five-card-onion"]
+    sunk = changed("set deck.values.A 1")  # aces count one only: no pontoon is left
+    judged = HandEvaluator(sunk).judge_arrangement(cards, [g.cards for g in laid.groups])
+    assert [g.id for g in judged.groups] == ["five-card-onion"] and len(judged.unused) == 5
+    assert HandEvaluator(sunk).evaluate(cards).keys > judged.keys, "arranged again, the aces would serve elsewhere"
+
+
 # -- the budget ----------------------------------------------------------------------------------------
 def test_a_spent_budget_still_gives_a_valid_partition_and_says_it_may_not_be_the_best():
     text = "AC KD AS QH ASw JSt ACo KC AH QD"
@@ -397,6 +419,15 @@ def test_a_spent_budget_still_gives_a_valid_partition_and_says_it_may_not_be_the
     full = ev.evaluate(hand(text))
     assert full.complete and full.ranks >= small.ranks
     assert small.steps <= 51
+
+
+def test_cli_names_the_budget_and_the_steps_taken_apart():
+    out = runner.invoke(app, ["hand", "onion", "--budget", "50", "AC KD AS QH ASw JSt ACo KC AH QD"])
+    assert out.exit_code == 0, out.output
+    assert "the search spent its budget of 50 steps (51 steps taken): a better partition may exist" in out.output
+    data = json.loads(runner.invoke(app, ["hand", "onion", "--budget", "50", "AC KD AS QH ASw JSt ACo KC AH QD",
+                                          "--format", "json"]).output)
+    assert data["budget"] == 50 and data["hands"][0]["steps"] == 51 and data["hands"][0]["complete"] is False
 
 
 def test_the_same_budget_always_gives_the_same_answer():

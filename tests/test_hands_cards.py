@@ -168,6 +168,29 @@ def test_a_great_onion_is_spared_the_devalued_ace():
     assert top(judge("KS AS QS AH JH AD KD AC QC ASw", LADY))[0] == "great-onion"
 
 
+def test_a_devaluation_reaches_a_wild_card_standing_for_the_cards_it_devalues():
+    hand = "8S KD 8H QC 2C 3D 5S 9H 7C 4D"  # two wild eights standing for aces make a Double Onion
+    assert top(judge(hand, WILD)) == ("double-onion", 0, 2)
+    devalued = judge(hand, WILD, LADY)
+    assert "double-onion" not in [g.id for g in devalued.groups] and devalued.stand_ins == ()
+    deck = evaluator(WILD, LADY).deck
+    assert [(deck.name(c), did) for c, did in devalued.wild_devalued] in ([("8♠", "lady")], [("8♥", "lady")])
+    assert sum(g.wild for g in devalued.groups) == 2, "the devalued eight stays wild: it stands for another card"
+    # One real ace and one wild eight: the player devalues the one that costs least, and still loses a pontoon.
+    mixed = judge("AS KD 8H QC 2C 3D 5S 9H 7C 4D", WILD, LADY)
+    assert "double-onion" not in [g.id for g in mixed.groups]
+    assert top(judge("AS KD 8H QC 2C 3D 5S 9H 7C 4D", WILD)) == ("double-onion", 0, 1)
+
+
+def test_a_devalued_wild_card_may_stand_for_any_other_card_as_before():
+    zero_eights = "add hands.devalue.eights {cards: [{rank: 8}], to: [0]}"
+    hand = "8S KD 8H QC 2C 3D 5S 9H 7C 4D"  # the eights may not count eight, but may still be aces
+    assert top(judge(hand, WILD, zero_eights)) == ("double-onion", 0, 2)
+    # ...but not an eight counting eight: 10 3 and an eight make 21 no more.
+    assert "three-card-onion" in judge("8S 10C 3D", WILD).holds
+    assert "three-card-onion" not in judge("8S 10C 3D", WILD, zero_eights).holds
+
+
 SENDER = "add hands.devalue.sender {cards: [{rank: A}], to: [0], if_uses: [{rank: 8}]}"
 
 

@@ -194,6 +194,35 @@ def test_undo_takes_back_a_change_waiting_for_the_next_deal(forty):
     assert any(line.startswith("t12 ") for line in out)
 
 
+def test_undo_and_redo_walk_a_waiting_change_and_the_moves_around_it_in_order(forty):
+    """Undo takes back the deal made after a waiting change, then the change; redo makes them again in reverse order,
+    the change included (undo and redo log events of their own, so they must not lose the change's place)."""
+    game = win_game(forty)
+    lines = ["d", "rule set tableau.count 12", "d", "u", "u", "u", "r", "r", "r", "r"]
+    seen = {}
+
+    def script():
+        yield from lines
+        seen["moves"] = game.moves_made
+        yield "new 9"
+
+    out: list[str] = []
+    run_session(game, script(), out.append)
+    said = [line for line in out if line.startswith(("undone", "redone", "nothing to redo"))]
+    assert said == ["undone", "undone: the change waiting for the next deal", "undone",
+                    "redone", "redone: the change waits for the next deal again", "redone", "nothing to redo"]
+    assert seen["moves"] == 2
+    assert any(line.startswith("t12 ") for line in out)  # the change was redone: the next deal has 12 columns
+
+
+def test_redo_of_a_waiting_change_is_lost_to_a_new_move(forty):
+    game = win_game(forty)
+    code, out = session(game, ["d", "rule set tableau.count 12", "u", "u", "d", "u", "r", "r", "new 9"])
+    said = [line for line in out if line.startswith(("undone", "redone", "nothing to redo"))]
+    assert said[-2:] == ["redone", "nothing to redo"]
+    assert any(line.startswith("t10 ") for line in out) and not any(line.startswith("t11 ") for line in out)
+
+
 # -- saves -------------------------------------------------------------------------------------
 def test_a_save_after_rule_changes_loads_to_the_same_position_and_rules(forty, tmp_path):
     save = tmp_path / "game.json"

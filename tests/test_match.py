@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -11,7 +12,7 @@ from scenario import play_turn
 
 from kallisti.errors import KallistiError
 from kallisti.interpreter import amend
-from kallisti.interpreter.match import Match, MatchError, Seat, seats_from_text
+from kallisti.interpreter.match import Match, MatchError, Seat, Waiting, seats_from_text
 from kallisti.interpreter.notation import MoveRefused, describe, parse_move
 from kallisti.interpreter.save import match_from_data, match_to_data, save_match
 from kallisti.model.ruleset import load_ruleset
@@ -152,6 +153,9 @@ def test_a_log_replays_to_the_same_match_rulesets_included(rules):
 
 
 # -- a rejected change changes nothing -------------------------------------------------------------
+# The Ace and the Queen made neighbours by replacing the up-or-down clause alone: nothing-on-the-last stays behind.
+WRAP_LEFT_BEHIND = ("replace foundation.build rank-up-or-down: "
+                    "(top.rank - card.rank) % ranks == 1 or (card.rank - top.rank) % ranks == 1")
 BAD_CHANGES = [
     ("set field.count 0", "0 is less than the minimum"),
     ("set field.deal [up, up, up, up, up, up, up, up, up, up]", "the deal needs"),
@@ -162,6 +166,9 @@ BAD_CHANGES = [
     ("set match.seats 3", "cannot change once the match has begun"),
     ("forbid foundation.build big: card.value * 1000000000 * 1000000000 > 1", "fails for some cards"),
     ("forbid field.take big: pile.size * 1000000000 * 1000000000 > 1", "fails while playing"),
+    (WRAP_LEFT_BEHIND, "left in the rule"),
+    ("delete stock", "with this change, the deal uses 36 of 52 cards"),
+    ("set field.rows 6", "no such key"),
 ]
 
 
@@ -189,6 +196,126 @@ def test_a_rejected_change_leaves_the_match_exactly_as_it_was(rules, tmp_path, t
     assert tried.game.order == control.game.order
     assert tried.game.legal_moves() == control.game.legal_moves()
     assert [list(p) for p in tried.game.state.piles] == [list(p) for p in control.game.state.piles]
+
+
+def at_player_x(rules, seed=11) -> Match:
+    """A match of two people after ann's first turn: bob is Player X."""
+    match = people(rules, seed)
+    ack_all(match)
+    play_turn(match)
+    assert match.waiting() == Waiting(1, "player-x")
+    return match
+
+
+def refused(match, text):
+    with pytest.raises(KallistiError) as info:
+        match.impose(1, text)
+    return info.value.findings
+
+
+def suggested_change(finding) -> str:
+    """The change a refusal suggests: the statement in backticks."""
+    return re.search(r"`([^`]+)`", finding.suggestion)[1]
+
+
+def ann_moves_on(match, layout, move) -> None:
+    """ann's next turn, in a position set by hand: `move` is legal, and made."""
+    play_turn(match)  # bob
+    match.pass_turn(0)
+    ack_all(match)
+    game = match.game.arrange(layout)
+    match.move(0, parse_move(game, move))
+
+
+def test_a_replace_that_leaves_a_clause_refusing_what_it_allows_is_refused_with_a_change_that_works(rules):
+    match = at_player_x(rules)
+    (f,) = refused(match, WRAP_LEFT_BEHIND)
+    assert (f.code, str(f.pos)) == ("change-left-behind", "<change>:1:9")
+    assert "lets A♣ on Q♣ through" in f.message and "'nothing-on-the-last' (top.rank == last), left in the rule" in f.message
+    assert match.active_changes(0) == []
+    instead = suggested_change(f)
+    assert instead.startswith("set foundation.build [{id: rank-up-or-down, require: ") and "nothing-on-the-last" not in instead
+    match.impose(1, instead)
+    ann_moves_on(match, {"c1": "AH", "c2": "7D", "f": "QC", "s": "9D"}, "c1 f")  # the Ace goes on the Queen
+
+
+def test_a_change_that_breaks_the_rest_of_the_rules_is_reported_at_the_change(rules):
+    """`delete stock`: the rules break in the ruleset file (no group takes the cards left over), but the change
+    broke them: the finding is at the change, says where the rules broke, and suggests keeping the stock."""
+    (f,) = refused(at_player_x(rules), "delete stock")
+    assert (f.code, str(f.pos)) == ("deal-leftover", "<change>:1:8")
+    assert f.message.startswith("with this change, the deal uses 36 of 52 cards and no group takes `deal: rest`")
+    assert "discordian.yaml:" in f.message
+    assert f.suggestion.startswith("keep stock, which the rest of the rules need") and "give the stock" not in f.suggestion
+    assert f.excerpt == "    delete stock\n           ^"
+
+
+def test_a_change_that_breaks_an_earlier_change_names_it(rules):
+    match = at_player_x(rules)
+    match.impose(1, 'forbid foundation.build no-aces: card.rank == A "takes no Ace"')
+    play_turn(match)
+    match.pass_turn(0)
+    play_turn(match)
+    (f,) = refused(match, "set deck.ranks [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, K, Q]")
+    assert f.code == "unknown-name" and str(f.pos) == "<change>:1:5"
+    assert f.message.startswith("with this change, ") and "(the rules at <c1>:1:" in f.message
+
+
+SUGGESTING = [  # refused changes whose refusal suggests another change
+    "set field.rows 6",
+    "add field.rows 6",
+    "add field.count 5",
+    "set feild.count 5",
+    "remove foundation.build rank-up-or-dwn",
+    "forbid foundation.build rank-up-or-down: card.rank == A",
+    WRAP_LEFT_BEHIND,
+]
+
+
+@pytest.mark.parametrize("text", SUGGESTING)
+def test_a_suggested_change_is_adopted_when_followed(rules, text):
+    match = at_player_x(rules)
+    (f,) = refused(match, text)
+    assert f.pos.source == "<change>"
+    match.impose(1, suggested_change(f))
+    assert len(match.active_changes(0)) == 1
+
+
+def test_rows_of_the_field_are_suggested_as_its_deal(rules):
+    match = at_player_x(rules)
+    (f,) = refused(match, "set field.rows 6")
+    assert f.suggestion == "a group's rows are its deal, one entry a row: `set field.deal [up, up, up, up, up, up]`"
+    match.impose(1, suggested_change(f))
+    play_turn(match)  # bob
+    match.pass_turn(0)
+    ack_all(match)
+    assert [len(match.game.state.piles[p]) for p in match.game.rules.groups["field"].piles] == [6] * 7
+
+
+def test_a_fixed_key_is_never_suggested(rules):
+    (f,) = refused(at_player_x(rules), "set match.equal_turn false")
+    assert f.code == "unknown-path" and "`" not in f.suggestion  # `set match.equal_turns false` would be refused
+    assert f.suggestion.startswith("match has: ")
+
+
+def test_revoking_a_change_another_builds_on_names_that_change(rules):
+    match = at_player_x(rules)
+    match.impose(1, 'forbid foundation.build no-aces: card.rank == A "takes no Ace"')  # c1, on ann
+    play_turn(match)  # bob
+    match.pass_turn(0)
+    play_turn(match)  # ann
+    match.impose(1, 'replace foundation.build no-aces: card.rank == 2 "takes no 2"')  # c2 replaces c1's clause
+    play_turn(match)  # bob: ann is Player X
+    before = match_to_data(match)
+    with pytest.raises(MatchError) as info:
+        match.revoke(0, "c1")
+    message = str(info.value)
+    assert message.startswith("revoking c1 would leave c2 (replace foundation.build no-aces: card.rank == 2 \"takes no 2\") "
+                              "without its subject: piles.foundation.build has no clause 'no-aces'")
+    assert message.endswith("; revoke c2 first")
+    assert match_to_data(match) == before
+    match.revoke(0, "c2")  # following the advice works
+    assert [c.id for c in match.active_changes(0)] == ["c1"]
 
 
 # -- the flow of a match ---------------------------------------------------------------------------
@@ -280,6 +407,57 @@ def test_a_player_who_reaches_the_limit_gives_the_other_a_last_turn(rules):
     assert match.result.loser in (0, 1)
 
 
+def limit_reached_by_the_second_seat(rules):
+    """A match in which bob, the second seat, reaches his limit at the end of his turn (turn 4), both having had two
+    turns: after bob's turn 2, ann as Player X lowers his limit to one above his total."""
+    match = people(rules)
+    ack_all(match)
+    play_turn(match)  # turn 1: ann
+    match.pass_turn(1)
+    play_turn(match)  # turn 2: bob
+    limit = match.totals[1] + 1
+    match.impose(0, f"set match.loses_at {limit}")
+    play_turn(match)  # turn 3: ann, far from 230
+    match.pass_turn(1)
+    play_turn(match)  # turn 4: bob leaves cards on the field, and reaches his limit
+    assert match.totals[1] >= limit > match.totals[1] - match.records[-1].score
+    assert match.turns_taken == [2, 2] and match.totals[0] < 230
+    return match
+
+
+def test_whichever_player_reaches_the_limit_the_other_still_takes_a_turn(rules):
+    """The seed: "If you lose at the end of your turn, the other player must still take a turn before the game is
+    over". It knows no rounds, so the first seat plays once more after the second reaches the limit too."""
+    assert rules.match.last_turns == "others"
+    match = limit_reached_by_the_second_seat(rules)
+    assert match.result is None and match.waiting() == Waiting(0, "player-x")
+    match.pass_turn(0)
+    play_turn(match)  # turn 5: ann's last turn
+    assert match.turns_taken == [3, 2] and [r.seat for r in match.records][-1] == 0
+    assert match.result is not None and match.result.loser == 1
+    assert match.result.reason == f"bob reached {match.loses_at(1)}"
+
+
+@pytest.mark.parametrize("last", ["round", "none"])
+def test_last_turns_round_or_none_ends_the_match_at_once_when_the_round_is_complete(rules, last):
+    variant = amend.amend(rules.data, f"set match.last_turns {last}", baseline=rules).rules
+    match = limit_reached_by_the_second_seat(variant)
+    assert match.result is not None and match.result.loser == 1 and match.turns_taken == [2, 2]
+
+
+@pytest.mark.parametrize("last,turns", [("others", [1, 1]), ("round", [1, 1]), ("none", [1, 0])])
+def test_when_the_first_seat_reaches_the_limit_last_turns_says_who_still_plays(rules, last, turns):
+    variant = rules if last == "others" else amend.amend(rules.data, f"set match.last_turns {last}", baseline=rules).rules
+    match = people(variant)
+    ack_all(match)
+    match.totals[0] = 229  # one card left on the field will do it
+    play_turn(match)
+    if match.result is None:
+        match.pass_turn(1)
+        play_turn(match)
+    assert match.result is not None and match.turns_taken == turns
+
+
 def test_seats_from_the_players_option():
     assert seats_from_text("ann,bob") == [Seat("ann"), Seat("bob")]
     assert seats_from_text("ann,bot") == [Seat("ann"), Seat("bot", "search")]
@@ -312,6 +490,6 @@ def test_the_shape_of_the_match_is_fixed_once_it_has_begun(rules):
     match = people(rules)
     ack_all(match)
     play_turn(match)
-    for text in ("set match.equal_turns false", "set match.max_turns 3", "set match.start_score 0"):
+    for text in ("set match.equal_turns false", "set match.last_turns round", "set match.max_turns 3", "set match.start_score 0"):
         with pytest.raises(KallistiError, match="cannot change once the match has begun"):
             match.impose(1, text)

@@ -20,8 +20,11 @@ NULLS = frozenset({"nulls"})  # what a showdown with a null eight leaves for the
 
 @functools.lru_cache(maxsize=None)
 def onion(*off: str):
-    """The shipped rules without money, with the named modifiers switched off."""
+    """The shipped rules without money, with the named modifiers switched off. The special cards are declared in a
+    round of their own before the showdown, the most senior first (the amendment of onion-declaration-round), so that
+    every holder is asked whatever hir seat; the showdown's own order is tested at the end of this file."""
     data = amend(load_ruleset("onion").data, "delete table.money").data
+    data = amend(data, "set table.declarations round").data
     for mid in off:
         data = amend(data, f"set modifiers.{mid}.enabled false").data
     return compile_data(data)
@@ -259,6 +262,18 @@ def test_lady_wild_devalues_an_ace_of_every_other_player_but_not_the_declarers()
     assert [res.shown[s].top for s in range(3)] == ["double-onion"] * 3 and res.winner == 1
 
 
+def test_lady_wild_devalues_a_wild_eight_that_would_stand_for_an_ace_of_eleven():
+    # "may affect cards, in any grouping, which, by being wild or by other means, would otherwise be played with value
+    # eleven": two wild eights standing for aces make a Double Onion, which the Lady breaks.
+    eights = "8S KD 8H QC 2C 3D 5S 9H 7C 4D"
+    lady = "QS 2H 3H 4H 5H 6H 7S 9S 10C 10D"
+    rnd, res = play(onion(), [lady, eights], after=NULLS, yes={(0, "lady-wild")})
+    assert "lady-wild" in rnd.declared and res.shown[1].top != "double-onion"
+    assert [did for _, did in res.shown[1].wild_devalued] == ["lady"] and stand_in_values(rnd, res, 1) == {}
+    rnd, res = play(onion(), [lady, eights], after=NULLS)
+    assert (0, "lady-wild") in rnd.asked and res.shown[1].top == "double-onion" and res.shown[1].groups[0].wild == 2
+
+
 def test_lady_wild_spares_the_aces_of_a_great_onion():
     rnd, res = play(onion(), ["QS 2C 3C 4C 5C 6H 7H 9S 9C 10D", GREAT], after=NULLS, yes={(0, "lady-wild")})
     assert "lady-wild" in rnd.declared and res.shown[1].top == "great-onion" and stand_in_values(rnd, res, 1) == {}
@@ -492,6 +507,18 @@ def test_archchancellor_the_declarers_eights_count_nothing_and_take_no_part_in_o
     assert res.shown[0].top == "seven-card-onion" and res.shown[0].groups[0].nulls == 2 and res.winner == 0
 
 
+def test_archchancellor_the_declarers_eight_makes_no_broken_royal():
+    # A broken royal is a special three-card onion: 6 7 8 counting 21. An eight that may not count eight makes none.
+    arch = "JSt 8H 3C 5S 6D 7H 9S 2D 10C KD"
+    rnd, res = play(onion(), [arch, ARCH_OTHERS[2]], yes={(0, "archchancellor")})
+    assert stand_in_values(rnd, res, 0) == {"8H": (0,)}
+    assert "broken-royal" not in [g.id for g in res.shown[0].groups]
+    assert not any(gid.endswith(("onion", "royal")) and "8H" in cards.split() for gid, cards in group_cards(rnd, res, 0))
+    declarers = rnd.seat_evaluator(0, HandEvaluator(rnd.rules))
+    assert "broken-royal" not in declarers.evaluate(parse_hands(rnd.rules.deck, ["6C 7C 8C"])[0]).holds
+    assert "broken-royal" in HandEvaluator(rnd.rules).evaluate(parse_hands(rnd.rules.deck, ["6C 7C 8C"])[0]).holds
+
+
 UNHELD_ARCH = "JSt KC AH KH 2S 3S 4S 5S 7S 9C"  # the jack of staves wild as an ace makes a second pontoon
 SEVEN = "2C 2D 3C 3D 4H 4D 3H 9D 10H 6C"  # a seven-card onion
 
@@ -543,3 +570,70 @@ def test_fool_keeps_double_onions_down_when_death_comes_into_play_after_it():
     assert rnd.declared[-3:] == ["fool", "archchancellor", "death"]
     assert res.shown[2].top != "double-onion" or res.shown[2].ranks[0] == 11
     assert res.winner == 0
+
+
+# -- the showdown as the seed states it, and the amendments proposed at its end ----------------------------------------
+@functools.lru_cache(maxsize=None)
+def game(name: str = "onion", *changes: str):
+    """A shipped ruleset of Cripple Mr Onion (the game, or a variant of it) without money: the special cards are
+    declared as the hands are laid down, from the Elder round to the dealer, unless the variant says otherwise."""
+    data = amend(load_ruleset(name).data, "delete table.money").data
+    for text in changes:
+        data = amend(data, text).data
+    return compile_data(data)
+
+
+def test_at_the_showdown_the_hands_are_laid_down_from_the_elder_round_to_the_dealer():
+    rnd, res = play(game(), ["2D 3D 4H 5S 6C 8H 9H 10S KH QD", "2H 3S 4C 5D 6H 7S 9C 10D KSt QSw", FOOL_DOUBLE], dealer=1)
+    laid = [e["seat"] for e in rnd.events if e["type"] == "lay-down"][-3:]  # `fixed` set the hands after a first showdown
+    assert laid == [2, 0, 1] and rnd.showdown_order == [2, 0, 1] and res.winner == 2
+
+
+def test_the_fool_may_be_declared_only_before_the_first_hand_is_laid_down():
+    # "If, immediately before Showdown, the jack of clubs is declared": the Elder shows first, so the dealer's Fool
+    # comes too late; the Elder's may still be declared.
+    rnd, res = play(game(), [FOOL, FOOL_DOUBLE], dealer=0, yes={(0, "fool")})
+    assert (0, "fool") not in rnd.asked and "fool" not in rnd.declared and res.winner == 1
+    rnd, res = play(game(), [FOOL, FOOL_DOUBLE], dealer=1, yes={(0, "fool")})
+    assert "fool" in rnd.declared and res.winner == 0, "held by the Elder, the first to show"
+
+
+def test_amendment_declaration_round_every_holder_is_asked_before_any_hand_is_laid_down():
+    rnd, res = play(game("onion-declaration-round"), [FOOL, FOOL_DOUBLE], dealer=0, yes={(0, "fool")})
+    assert rnd.rules.table.declarations == "round" and "fool" in rnd.declared and res.winner == 0
+    assert not [e for e in rnd.events if e["type"] == "lay-down"], "the hands are laid down together at the showdown"
+    assert rnd.laid == {1: rnd.entries_for(1), 0: rnd.entries_for(0)}, "after every declaration"
+
+
+# The Elder lays down a Double Onion and a five-card onion trumped up by a null eight; then the Archchancellor, declared
+# by the next player, makes the dealer show the king of swords (Death comes in) and the Elder reveal the jack of
+# diamonds (the Sender of Eight comes in): the Elder's hand is changed twice after it was laid down.
+REFORM_HANDS = ["KSw 2C 3C 5S 6S 7D 9S 10S 4D 5C", "AC KD AH QH JD 3S 5D 6C 7H 8D", "JSt AS KS ASw QSw 2H 9C 10D 3D 4H"]
+
+
+def test_a_beaten_hand_may_always_be_rearranged_so_it_is_judged_in_its_best_arrangement():
+    rnd, res = play(game(), REFORM_HANDS, dealer=0, yes={(2, "archchancellor")}, reveal=["JD"])
+    assert rnd.declared[-3:] == ["archchancellor", "death", "sender"] and rnd.reformed == {}
+    assert [g.id for g in res.shown[1].groups] == ["double-onion", "four-card-onion"], "the eight left out, aces kept"
+    assert res.winner == 1
+
+
+def test_amendment_reform_once_a_hand_laid_down_is_arranged_again_only_after_the_first_change():
+    rnd, res = play(game("onion-reform-once"), REFORM_HANDS, dealer=0, yes={(2, "archchancellor")}, reveal=["JD"])
+    assert rnd.rules.table.reform == "once" and set(rnd.reformed) == {1}
+    assert [mid for mid, _ in rnd.reformed[1]] == ["crippling", "null-eights", "death"], "arranged again under Death"
+    # Laid as a Double Onion and a five-card onion with a null eight; the Sender then zeroes the aces of a hand that
+    # uses an eight, or breaks the onion the eight is in: only the Double Onion is left.
+    assert [g.id for g in res.shown[1].groups] == ["double-onion"] and res.winner == 2
+    rnd, res = play(game("onion", "set table.reform never"), REFORM_HANDS, dealer=0, yes={(2, "archchancellor")},
+                    reveal=["JD"])
+    assert rnd.arranged_under(1) == rnd.laid[1] and [g.id for g in res.shown[1].groups] == ["double-onion"]
+
+
+def test_amendment_wild_ties_between_equal_groups_the_one_with_fewer_wild_cards_loses():
+    plain_double = "AC KC AS KS 2D 3D 4D 5D 9H 7C"  # a Double Onion and a five-card onion, no wild card
+    wild_double = "8C KH 8S QH 2H 3H 4S 5S 9D 7D"  # the same with two wild eights as the aces
+    rnd, res = play(game(), [plain_double, wild_double], dealer=0, after=NULLS)
+    assert res.shown[0].keys == res.shown[1].keys and res.tied == (0, 1) and res.winner == 0, "the dealer wins the tie"
+    rnd, res = play(game("onion-wild-ties"), [plain_double, wild_double], dealer=0, after=NULLS)
+    assert rnd.rules.hands.wild_ties == "more-wins" and not res.tied and res.winner == 1

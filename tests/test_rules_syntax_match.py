@@ -59,6 +59,9 @@ MATCH_PHRASES = [
     ("loses at -5", {"loses_at": -5}),
     ("equal turns", {"equal_turns": True}),
     ("no equal turns", {"equal_turns": False}),
+    ("last turns others", {"last_turns": "others"}),
+    ("last turns round", {"last_turns": "round"}),
+    ("last turns none", {"last_turns": "none"}),
     ("both over higher loses", {"both_over": "higher-loses"}),
     ("both over first loses", {"both_over": "first-loses"}),
     ("both over draw", {"both_over": "draw"}),
@@ -119,7 +122,8 @@ def test_discordian_solitaire_reads_like_its_rules():
     text = round_trip(plain(data))
     assert "deck: ranks A 2 3 4 5 6 7 8 9 10 J K Q, shuffle always\n" in text
     assert "honour mind-the-cards at match start: \"Don't mess up the other player's cards.\"\n" in text
-    assert "match: 2 seats, pack per seat, start score -23, loses at 230, equal turns, both over higher loses\n" in text
+    assert "match: 2 seats, pack per seat, start score -23, loses at 230, last turns others\n" in text
+    assert "    both over higher loses, at most 200 turns, player x 1 change or revoke\n" in text
     assert "player x 1 change or revoke\n" in text
 
 
@@ -169,7 +173,7 @@ honours = st.dictionaries(st.sampled_from(["a", "no-spitting", "none", "at", "x1
                           max_size=3)
 matches = st.fixed_dictionaries({}, optional={
     "seats": st.integers(2, 8), "pack": st.sampled_from(["per-seat", "shared"]), "start_score": st.integers(-100000, 100000),
-    "loses_at": st.integers(-100000, 100000), "equal_turns": st.booleans(),
+    "loses_at": st.integers(-100000, 100000), "equal_turns": st.booleans(), "last_turns": st.sampled_from(["none", "round", "others"]),
     "both_over": st.sampled_from(["higher-loses", "first-loses", "draw"]), "max_turns": st.integers(1, 10000),
     "player_x": st.fixed_dictionaries({}, optional={"changes": st.integers(0, 5), "revoke": st.booleans()})})
 files = st.fixed_dictionaries({"game": st.just("G")}, optional={

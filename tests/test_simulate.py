@@ -40,7 +40,7 @@ win: foundation.size == deck.size
 # Cards leave the tableau only once a foundation holds one, which only the tableau can give it:
 # stuck at every deal, though no static check can prove it (the take rule reads the position).
 STUCK = THREE_CARDS.replace("game: Three Cards", "game: Stuck").replace(
-    "    empty: any", "    empty: any\n    take: [{id: later, require: foundation.size > 0}]")
+    "    empty: any", "    empty: any\n    take: [{id: one-card, require: count == 1}, {id: later, require: foundation.size > 0}]")
 
 JSON_KEYS = ["game", "strategy", "deals", "won", "lost", "capped", "moves", "seconds", "win_rate", "ci95", "unknown"]
 SOLVER_KEYS = JSON_KEYS + ["states", "mean_states", "mean_seconds", "budget"]

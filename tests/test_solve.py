@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from kallisti.cli.app import app
 from kallisti.model.ruleset import load_ruleset
+from kallisti.solver.safe import SafeMoves
 from kallisti.solver.solve import NO_WIN, UNKNOWN, WON, SearchOptions, solve
 from small_decks import cut_down
 
@@ -24,7 +26,8 @@ FULL = SearchOptions(states=80_000)
 # (games, ranks, packs, suits, rows, piles, seeds): each cut-down game is searched on every seed.
 SOUNDNESS = [
     (("forty-thieves", "lucas", "maria", "limited", "number-ten"), ["A", "2", "3", "4", "5"], 1, 4, 4, 3, 25),
-    (("forty-thieves", "maria", "indian", "number-ten", "busy-aces", "limited", "lucas", "rouge-et-noir"),
+    (("forty-thieves", "maria", "indian", "number-ten", "busy-aces", "limited", "lucas", "rouge-et-noir",
+      "rouge-et-noir-whole-piles"),
      ["A", "2", "3", "4"], 2, 2, 3, 2, 10),
     (("maria", "indian", "number-ten"), ["A", "2", "3", "4", "5"], 2, 2, 3, 2, 10),
 ]
@@ -54,6 +57,100 @@ def test_the_soundness_deals_hold_wins_and_losses_of_both_kinds_of_pack():
     two_packs = [v for key, vs in verdicts.items() if "-2x" in key for v in vs]
     for group in (every, two_packs):
         assert group.count(WON) >= 20 and group.count(NO_WIN) >= 5, (group.count(WON), group.count(NO_WIN))
+
+
+# Rulesets generated to stress each pruning, above all the safe moves (docs/solver.md, "Safe moves"): foundations
+# built up or down (which card goes first decides which can follow), one foundation every suit shares, wrap-around,
+# a foundation cards may leave, several foundations a suit (two packs), a tableau that takes nothing, a deal onto
+# the tableau allowed only without a space, a redeal, runs. Each is small enough for the plain search to finish.
+SUITS = [{"name": "clubs", "symbol": "♣", "letter": "C", "color": "black"},
+         {"name": "hearts", "symbol": "♥", "letter": "H", "color": "red"}]
+GENERATED = {
+    "up-or-down-in-suit": dict(ranks=3, suits=2, build="up or down in suit", empty="any", fans=3, rows=2,
+                               tableau="down in suit", space="any"),
+    "up-or-down-wrap": dict(ranks=5, suits=2, build="up or down in suit with wrap", prefill="card.rank == A",
+                            fans=4, rows=2),
+    "shared-up-or-down-wrap": dict(ranks=5, suits=2, count=1, build="up or down with wrap",
+                                   prefill="card.rank == A and card.suit == clubs", fans=3, rows=3),
+    "shared-up-wrap": dict(ranks=5, suits=2, count=1, build="up with wrap",
+                           prefill="card.rank == A and card.suit == clubs", fans=3, rows=3, tableau="down in suit",
+                           space="any"),
+    "wrap-in-suit": dict(ranks=5, suits=2, build="up in suit with wrap", prefill="card.rank == 3", fans=4, rows=2,
+                         tableau="down in suit", space="any"),
+    "foundation-gives-back": dict(ranks=5, suits=2, take="top card", fans=5, rows=2, tableau="down alternate colour",
+                                  space="any"),
+    "two-packs-tableau-takes-nothing": dict(packs=2, ranks=4, suits=1, fans=3, rows=2, stock="waste"),
+    "two-packs-down-in-suit": dict(packs=2, ranks=4, suits=2, fans=3, rows=3, tableau="down in suit", space="any",
+                                   stock="waste"),
+    "two-packs-up-or-down": dict(packs=2, ranks=4, suits=1, build="up or down in suit", empty="any", fans=4, rows=2),
+    "deal-only-without-spaces": dict(ranks=4, suits=2, fans=3, rows=1, tableau="down in suit", space="any",
+                                     stock="each", dealing="all(p in tableau: not p.empty)"),
+    "runs": dict(ranks=5, suits=2, build=["up in suit", "one card"], empty=["first rank", "one card"], fans=3, rows=3,
+                 tableau="down alternate colour", space="any", take_run="any run", sequence="down alternate colour",
+                 stock="waste"),
+    "redeal-by-twos": dict(ranks=5, suits=2, fans=3, rows=2, tableau="down in suit", stock="redeal"),
+}
+GENERATED_SEEDS = range(1, 21)
+generated_verdicts: dict[str, list[str]] = {}
+safe_moves_played: dict[str, int] = {}
+
+
+def generated(folder, name, *, ranks, suits, packs=1, count=None, build="up in suit", empty="first rank", take="none",
+              prefill=None, fans, rows, tableau="none", space="none", take_run="top card", sequence="any", stock=None,
+              dealing=None):
+    """A small patience: foundations (one a suit and pack unless `count`), fans of `rows` cards, maybe a stock."""
+    foundation = {"role": "foundation", "count": count or packs * suits, "build": build, "empty": empty, "take": take}
+    if prefill:
+        foundation["prefill"] = prefill
+    piles = {"foundation": foundation, "tableau": {"role": "tableau", "count": fans, "deal": ["up"] * rows,
+                                                   "build": tableau, "empty": space, "take": take_run,
+                                                   "sequence": sequence}}
+    if stock in ("waste", "redeal"):
+        turn = {"to": "waste", "count": 1 if stock == "waste" else 2}
+        piles["stock"] = {"role": "stock", "deal": "rest", "take": "none", "turn": turn,
+                          "redeals": int(stock == "redeal")}
+        piles["waste"] = {"role": "waste", "take": "top card"}
+    elif stock == "each":
+        piles["stock"] = {"role": "stock", "deal": "rest", "take": "none", "turn": {"to": "tableau", "each": True},
+                          "dealing": [{"id": "no-space", "require": dealing}]}
+    data = {"game": f"Generated {name}", "deck": {"packs": packs, "ranks": ["A", "2", "3", "4", "5"][:ranks],
+                                                   "suits": SUITS[:suits]},
+            "piles": piles, "win": "foundation.size == deck.size"}
+    path = folder / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return load_ruleset(path)
+
+
+@pytest.mark.parametrize("case", list(GENERATED))
+def test_on_generated_rulesets_every_technique_leaves_the_verdict_of_a_plain_search(tmp_path, monkeypatch, case):
+    rules = generated(tmp_path, case, **GENERATED[case])
+    plain = [solve(rules, seed, PLAIN).verdict for seed in GENERATED_SEEDS]
+    played = []
+    pick = SafeMoves.pick
+
+    def counted(self, game, moves):
+        move = pick(self, game, moves)
+        played.append(move is not None)
+        return move
+
+    monkeypatch.setattr(SafeMoves, "pick", counted)
+    full = [solve(rules, seed, FULL).verdict for seed in GENERATED_SEEDS]
+    assert UNKNOWN not in plain, "the plain search must finish for the comparison to mean anything"
+    assert full == plain
+    generated_verdicts[case] = plain
+    safe_moves_played[case] = sum(played)
+
+
+def test_the_generated_deals_hold_wins_and_losses_and_safe_moves_played():
+    """Runs after the comparisons above: both verdicts are tested, and so are safe moves, with one pack and two."""
+    if len(generated_verdicts) < len(GENERATED):
+        pytest.skip("needs the whole comparison on generated rulesets in the same run")
+    every = [v for vs in generated_verdicts.values() for v in vs]
+    assert every.count(WON) >= 100 and every.count(NO_WIN) >= 20, (every.count(WON), every.count(NO_WIN))
+    assert sum(1 for n in safe_moves_played.values() if n) >= 5, safe_moves_played
+    assert safe_moves_played["two-packs-tableau-takes-nothing"] and safe_moves_played["up-or-down-wrap"]
+    assert not safe_moves_played["foundation-gives-back"]  # cards may leave its foundations: no move home is safe
+    assert not safe_moves_played["deal-only-without-spaces"]  # a card leaving the tableau may forbid a deal
 
 
 def test_a_won_line_replays_to_a_win_in_play():

@@ -71,13 +71,16 @@ def test_a_clause_on_the_count_is_tried_for_every_count(tmp_path):
             id: many
             expr: count > deck.size
         """) == ["clause-never-true"]
-    # `count <= 3` holds for some counts and not others: no finding.
+    # `count <= 3` holds for some counts and not others: no finding (the foundations take one card at a time).
     assert codes(tmp_path, """
         extends: forty-thieves
         game: X
         piles:
           tableau:
             take: [{id: three, require: count <= 3}]
+          foundation:
+            build: [{id: one-card, require: count == 1}, up in suit]
+            empty: [{id: one-card, require: count == 1}, first rank]
         """) == []
 
 
@@ -143,7 +146,7 @@ def test_a_take_rule_that_reads_the_position_may_let_cards_leave(tmp_path):
         game: X
         piles:
           tableau:
-            take: [{id: later, require: foundation.size > 0}]
+            take: [{id: one-card, require: count == 1}, {id: later, require: foundation.size > 0}]
         """) == []
 
 

@@ -309,7 +309,8 @@ def test_a_persons_transcript_shows_no_card_hidden_from_that_person(monkeypatch,
         if not rounds or not open_until_showdown[0]:
             return
         rnd = rounds[-1]
-        hidden = {c for s in range(1, rnd.players) for c in rnd.hands[s] if c not in rnd.face_up[s]}
+        hidden = {c for s in range(1, rnd.players) if s not in rnd.laid or rnd.rules.table.declarations == "round"
+                  for c in rnd.hands[s] if c not in rnd.face_up[s]}  # a hand laid down at the showdown is shown to all
         hidden |= set(rnd.pack[rnd.next:]) | set(rnd.discards) - set()
         hidden -= set(rnd.hands[0])
         words = set(text.replace(",", " ").split())
@@ -370,6 +371,19 @@ def test_no_raises_in_the_third_part():
     rnd.bet(0, "name", 1)
     with pytest.raises(Exception, match="no raises"):
         rnd.bet(1, "answer", True, 1)
+
+
+def test_the_bet_limit_caps_raises_not_the_amount_the_dealer_names():
+    # "the maximum amount for a raise is usually set at some multiple of the Stake": the limit (5) is on raises.
+    rnd = betting_round()
+    assert shipped().table.max_bet == 5
+    rnd.bet(0, "name", 7)
+    assert rnd.stacks[0] == 12 and rnd.betting.amount == 7
+    with pytest.raises(Exception, match="raise from 0 to 5"):
+        rnd.bet(1, "answer", True, 6)
+    rnd.bet(1, "answer", True, 5)
+    with pytest.raises(Exception, match="name an amount from 0 to"):
+        betting_round().bet(0, "name", 20)  # no more than the dealer's chips (19 after the stake)
 
 
 def test_a_player_who_cannot_cover_the_amount_must_fold():
@@ -433,6 +447,8 @@ def test_chips_are_conserved_through_random_betting():
                     rnd.bet(seat, what, pick.randint(0, min(5, rnd.stacks[seat])))
                 elif what == "answer":
                     rnd.bet(seat, what, pick.random() < 0.8, pick.choice([0, 0, 1, 2]))
+                elif what == "accept":  # match, pass, or (the dealer only) fold
+                    rnd.bet(seat, what, *pick.choice([(True,), (False,), (False, True)]))
                 else:
                     rnd.bet(seat, what, pick.random() < 0.5)
             except Exception as exc:
@@ -466,18 +482,33 @@ def test_players_may_buy_second_cards_face_down_a_stake_each():
     rnd.bet(1, "buy", 2)
     assert rnd.stacks[1] == before[1] - 2
     assert len(rnd.hands[1]) == 10 and len(rnd.face_up[1]) == 3
+    assert rnd.asks == (1, "extra") and len(rnd.hands[2]) == 5, "the Elder bets before the next player is served"
+    rnd.bet(1, "extra", 0)
     rnd.bet(2, "buy", 0)
     assert len(rnd.face_up[2]) == 5
     with pytest.raises(Exception):
         Round(shipped(), 2, stacks=[5, 5]).bet(1, "buy", 1)  # not the time to buy
 
 
+def test_each_player_lays_hir_extra_bet_on_receiving_hir_second_five_before_the_next_is_served():
+    # "After receiving the second five cards, the player is then asked to make an extra bet ... Once this has taken
+    # place for all the players, the Dealer considers the extra bets"
+    rnd = second_deal_round(players=4)
+    asked = []
+    while rnd.asks and rnd.asks[1] in ("buy", "extra"):
+        seat, what = rnd.asks
+        asked.append((seat, what, len(rnd.hands[seat])))
+        rnd.bet(seat, what, 1 if what == "buy" else seat)
+    assert asked == [(1, "buy", 5), (1, "extra", 10), (2, "buy", 5), (2, "extra", 10), (3, "buy", 5), (3, "extra", 10)]
+    assert rnd.asks == (0, "accept") and rnd.extra == {1: 1, 2: 2, 3: 3}
+
+
 def test_the_dealer_matches_the_extra_bets_and_the_last_parts_of_betting_follow():
     rnd = second_deal_round()
     rnd.bet(1, "buy", 0)
-    rnd.bet(2, "buy", 0)
     assert rnd.asks == (1, "extra")
     rnd.bet(1, "extra", 2)
+    rnd.bet(2, "buy", 0)
     rnd.bet(2, "extra", 1)
     assert rnd.asks == (0, "accept") and rnd.chip_count() == 60
     pot = rnd.pot
@@ -488,9 +519,8 @@ def test_the_dealer_matches_the_extra_bets_and_the_last_parts_of_betting_follow(
 
 def test_a_dealer_who_will_not_match_passes_the_dealership_to_the_elder():
     rnd = second_deal_round(players=4)
-    for seat in (1, 2, 3):
-        rnd.bet(seat, "buy", 0)
     for seat, chips in ((1, 1), (2, 2), (3, 1)):
+        rnd.bet(seat, "buy", 0)
         rnd.bet(seat, "extra", chips)
     stacks = list(rnd.stacks)
     rnd.bet(0, "accept", False)
@@ -501,11 +531,39 @@ def test_a_dealer_who_will_not_match_passes_the_dealership_to_the_elder():
     assert rnd.chip_count() == 80
 
 
+def test_the_dealer_who_will_not_match_the_extra_bets_may_fold_and_the_dealership_is_auctioned():
+    # "the Dealer may give the Dealership to the Elder WITHOUT being required to fold": the dealer may also fold.
+    rnd = second_deal_round(players=3)
+    rnd.bet(1, "buy", 0)
+    rnd.bet(1, "extra", 2)
+    rnd.bet(2, "buy", 0)
+    rnd.bet(2, "extra", 1)
+    stacks = list(rnd.stacks)
+    rnd.bet(0, "accept", False, True)
+    assert 0 in rnd.folded and rnd.stacks == [stacks[0], stacks[1] + 2, stacks[2] + 1], "the extra bets go back"
+    assert rnd.asks == (1, "bid") and rnd.chip_count() == 60
+    rnd.bet(1, "bid", True)
+    rnd.bet(2, "bid", False)
+    assert rnd.dealer == 1 and rnd.betting_stage == "last" and rnd.asks == (1, "name")
+
+
+def test_only_the_dealer_may_fold_at_the_extra_bets():
+    rnd = second_deal_round(players=3)
+    rnd.bet(1, "buy", 0)
+    rnd.bet(1, "extra", 1)
+    rnd.bet(2, "buy", 0)
+    rnd.bet(2, "extra", 1)
+    rnd.bet(0, "accept", False)  # the dealership goes to the Elder, who may take it or pass it, not fold
+    with pytest.raises(Exception, match="only the dealer"):
+        rnd.bet(1, "accept", False, True)
+    assert rnd.asks == (1, "accept") and 1 not in rnd.folded
+
+
 def test_a_dealership_passed_full_circle_folds_everyone_and_the_extra_bets_go_back():
     rnd = second_deal_round()
     rnd.bet(1, "buy", 0)
-    rnd.bet(2, "buy", 0)
     rnd.bet(1, "extra", 2)
+    rnd.bet(2, "buy", 0)
     rnd.bet(2, "extra", 1)
     stacks = list(rnd.stacks)
     for seat in (0, 1, 2):
@@ -561,8 +619,9 @@ def test_without_the_fool_the_double_onion_wins():
 def test_the_fool_declared_puts_bagels_in_the_place_of_onions_for_the_round():
     rnd = fool_round()
     rnd.bet(0, "declare", True)
-    assert {"type": "declare", "seat": 0, "modifier": "fool"} == {k: v for k, v in rnd.events[-1].items() if k != "cards"}
-    assert rnd.events[-1]["cards"][0] in rnd.face_up[0], "the declared card is shown"
+    declared = next(e for e in reversed(rnd.events) if e["type"] == "declare")  # the hands are laid down after it
+    assert {"type": "declare", "seat": 0, "modifier": "fool"} == {k: v for k, v in declared.items() if k != "cards"}
+    assert declared["cards"][0] in rnd.face_up[0], "the declared card is shown"
     result = rnd.showdown(HandEvaluator(onion()))
     assert result.winner == 0 and result.shown[0].top == "triple-bagel" and result.shown[0].ranks[0] == 140
     assert result.shown[1].ranks[0] < 140, "the Double Onion now ranks as a double bagel did"

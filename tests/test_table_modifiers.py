@@ -41,6 +41,9 @@ def plain_data():
 
 
 def without_modifiers(data):
+    """The data without the shipped modifiers, whose declarations are asked in a round of their own before the showdown,
+    the most senior first (`table.declarations: round`): the queue these tests look at."""
+    data = amend(data, "set table.declarations round").data
     return amend(data, "set modifiers {}").data  # all at once: the shipped ones name each other
 
 
@@ -442,7 +445,8 @@ def test_a_compulsory_declaration_may_not_ask_questions(tmp_path):
 
 @pytest.mark.parametrize("keys", ["always: true\n      must: true", "visible: {rank: K, suit: cups}\n      compel: {rank: K, suit: swords}",
                                   "always: true\n      declare: {rank: K, suit: cups}", "always: false", "after: aces",
-                                  "declare: {rank: K, suit: cups}\n      to: Declarer"])
+                                  "declare: {rank: K, suit: cups}\n      to: Declarer",
+                                  "always: true\n      opening: true"])
 def test_the_schema_refuses_keys_without_the_trigger_they_need_and_bad_values(tmp_path, keys):
     body = f"    x:\n      {keys}\n      changes: [set hands.groupings.bagel.rank 23]\n"
     with pytest.raises(KallistiError) as exc:
@@ -454,3 +458,56 @@ def test_a_modifier_may_not_be_named_like_a_target_keyword(tmp_path):
     with pytest.raises(KallistiError) as exc:
         load_variant(tmp_path, "    others:\n      always: true\n      changes: [set hands.groupings.bagel.rank 23]\n")
     assert [f.code for f in exc.value.findings] == ["schema"]
+
+
+# -- when the declarations are made: in a round of their own, or as the hands are laid down ----------------------------
+OPENING_FOOL = f"fool: {{declare: {{rank: J, suit: clubs}}, opening: true, changes: {RAISE_TRIPLE_BAGEL}}}"
+LATE_OMEN = f"omen: {{declare: {{rank: K, suit: swords}}, changes: {SINK_DOUBLE_ONION}}}"
+
+
+def showdown_rules(*modifiers: str, reform: str = "always"):
+    data = variant(*modifiers).data
+    for change in ["set table.declarations showdown"] + [f"set table.reform {reform}"] * (reform != "always"):
+        data = amend(data, change).data
+    return compile_data(data)
+
+
+FOOL_HAND = "JC KD QH JS 10H QSt 2D 3H 4S 5C"  # the jack of clubs, and bagels
+OMEN_HAND = "KSw AC KC AS QS 9D 7C 6S 5H 2C"  # the king of swords, and a Double Onion
+
+
+def test_declarations_at_the_showdown_are_asked_as_each_hand_is_laid_down_from_the_elder():
+    rules = showdown_rules(OPENING_FOOL, LATE_OMEN)
+    rnd = fixed(rules, [OMEN_HAND, FOOL_HAND, THIRD], dealer=0)
+    assert rnd.asks == (1, "declare") and rnd.declaring == "fool" and rnd.laid == {}, "the Elder shows first"
+    rnd.bet(1, "declare", False)
+    assert list(rnd.laid) == [1, 2] and rnd.asks == (0, "declare") and rnd.declaring == "omen"
+    rnd.bet(0, "declare", False)
+    assert list(rnd.laid) == [1, 2, 0] and rnd.asks is None
+    assert [e["seat"] for e in rnd.events if e["type"] == "lay-down"][-3:] == [1, 2, 0]
+    rnd = fixed(rules, [FOOL_HAND, OMEN_HAND, THIRD], dealer=0)  # the dealer holds the Fool: a hand is down by hir turn
+    rnd.bet(1, "declare", False)
+    assert rnd.asks is None and (0, "fool") not in rnd.asked and list(rnd.laid) == [1, 2, 0]
+
+
+def test_an_opening_modifier_is_offered_to_every_holder_in_a_round_before_the_showdown():
+    rnd = fixed(variant(OPENING_FOOL), [OMEN_HAND, FOOL_HAND], dealer=0)
+    assert rnd.asks == (1, "declare") and rnd.declaring == "fool" and rnd.laid == {}
+    rnd = fixed(variant(OPENING_FOOL), [FOOL_HAND, OMEN_HAND], dealer=0)
+    assert rnd.asks == (0, "declare") and rnd.declaring == "fool", "in a round of their own, the dealer is asked too"
+
+
+@pytest.mark.parametrize("reform", ["always", "once", "never"])
+def test_reform_says_whether_a_hand_laid_down_is_arranged_again_after_a_later_change(reform):
+    # The Elder lays down a Double Onion; the dealer then declares a modifier that sinks Double Onions for everyone.
+    rnd = fixed(showdown_rules(LATE_OMEN, reform=reform), [THIRD.replace("6H", "KSw"), OMEN_HAND.replace("KSw", "JH")],
+                dealer=0)
+    assert rnd.asks == (0, "declare") and list(rnd.laid) == [1]
+    rnd.bet(0, "declare", True)
+    shown = rnd.showdown(HandEvaluator(rnd.rules)).shown[1]
+    best = rnd.seat_evaluator(1, HandEvaluator(rnd.rules)).evaluate(rnd.hands[1])
+    assert best.top != "double-onion"
+    if reform == "never":  # kept as laid: the Double Onion, now worth little
+        assert ("double-onion", 5) in [(g.id, g.rank) for g in shown.groups] and shown.keys < best.keys
+    else:  # arranged again under the new rules (`once`: the first change)
+        assert shown.keys == best.keys

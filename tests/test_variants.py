@@ -305,6 +305,16 @@ def test_midshipman_moves_its_two_dealt_face_up_cards_together_even_out_of_seque
     assert pile(g, "t1") == ["KC", "5D"] and down(g, "t1") == 1  # the top face-down card turned up
 
 
+def test_emperor_foundations_take_one_card_at_a_time():
+    # The unit is a tableau move: a foundation judges every card it takes, as the published rules build them.
+    g = game("emperor", {"f1": "AS", "t1": "2S AH"})
+    assert refusal(g, "t1 f1 2").endswith("takes one card at a time (piles.foundation.build, clause one-card)")
+    assert refusal(g, "t1 f2 2").endswith("takes one card at a time (piles.foundation.empty, clause one-card)")
+    play(g, "t1 f2")
+    play(g, "t1 f1")
+    assert pile(g, "f1") == ["AS", "2S"] and pile(g, "f2") == ["AH"]
+
+
 def test_emperor_foundation_top_card_may_come_back_to_the_tableau():
     g = game("emperor", {"f1": "AS 2S", "t1": "3H", "t2": "3C"})
     assert "(piles.tableau.build, clause alternate-colour)" in refusal(g, "f1 t2")

@@ -22,7 +22,8 @@ RULESET_STAGES = frozenset({"file", "schema", "extends", "expression", "deal", "
                             "play"})
 
 WARNINGS = frozenset({"empty-stock", "grouping-too-large", "clause-never-true", "clause-always-true", "rule-contradiction", "pile-unreachable",
-                      "pile-inert", "layout-overlap", "check-rule-error"})
+                      "pile-inert", "layout-overlap", "check-rule-error", "says-rank", "lose-never-true",
+                      "constant-comparison", "text-cut-by-comment"})
 
 _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
     "file": (
@@ -38,6 +39,8 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("yaml-depth", "The YAML nests maps and lists more than 40 levels deep."),
         ("yaml-key", "A YAML key is not a plain name (a list, a map, true, null or a decimal number)."),
         ("yaml-duplicate-key", "A YAML map gives the same key twice."),
+        ("text-cut-by-comment", "A ` #` ends an unquoted YAML text that is evidently prose (a `says` or `description`, "
+                                "or a text of several lines), so the rest of it is read as a comment."),
         ("rules-syntax", "A line of a .rules file is not a statement or phrase of the grammar."),
         ("unclosed", "A quote or bracket of a .rules line is not closed on its line."),
         ("bad-escape", "A quoted text of a .rules file uses an escape that is not allowed."),
@@ -109,12 +112,21 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("rule-contradiction", "Each clause of a rule can hold, but together they refuse every move."),
         ("pile-unreachable", "A group is dealt no card and no rule lets a card reach it, so it stays empty all game."),
         ("pile-inert", "No rule lets a card reach or leave a group, so it keeps its dealt cards all game."),
+        ("run-onto-foundation", "A run that some group may give can land on a foundation as a unit, though the "
+                                "foundation's build rule refuses the run's own cards one on another."),
         ("layout-overlap", "Layout hints place two pile groups at the same row and column."),
+        ("says-rank", "A clause's, pattern's or loss's `says` names a rank by its word that its expression, which names "
+                      "ranks, does not name."),
     ),
     "win": (
         ("foundation-capacity", "The win needs every card on the foundations, but they cannot hold the whole deck."),
         ("win-unreachable", "The analysis proves the win can never hold (a card that can never reach the piles the win "
-                            "needs, cards that can never leave a pile the win needs empty, a win that is constantly false)."),
+                            "needs, cards that can never leave a pile the win needs empty, a win that is constantly false, "
+                            "a size or count compared with a number it can never reach)."),
+        ("lose-never-true", "A lose condition can never hold: the sizes and counts it reads never reach the numbers it "
+                            "compares them with."),
+        ("constant-comparison", "A comparison in a win, lose or score expression always holds or never holds, whatever "
+                                "the position (a size compared with a number beyond every size the group can have)."),
     ),
     "hands": (
         ("unknown-grouping", "A `hands` key (`of`, a cripple, `in`, `spare`) names a grouping that does not exist."),
@@ -140,6 +152,8 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("check-conservation", "`kallisti check`: after a move the piles hold more or fewer cards than the deck."),
         ("check-all-dead", "`kallisti check`: no deal played had a legal move at its start."),
         ("check-rule-error", "`kallisti check`: a rule failed while judging a move, which was refused."),
+        ("check-foundation-build", "`kallisti check`: a foundation pile holds cards its rules refuse when judged card "
+                                   "by card from its base."),
     ),
     "change": (
         ("change-syntax", "A rule-change statement is not grammatical."),
@@ -152,6 +166,8 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("change-error", "With a rule change, a rule fails while a trial deal is played."),
         ("change-too-many", "A player already has the most rule changes in force that a match allows."),
         ("change-endless", "With a rule change, no trial deal ends within the move cap, though all did before it."),
+        ("change-left-behind", "A `replace` change leaves in its rule a clause that refuses every move a part of the "
+                               "new clause newly allows."),
         ("revoke-here", "A `revoke` is given where there is no match change log to take a change back from."),
         ("unknown-catalogue", "No catalogue of rule changes is shipped for the game."),
         ("catalogue-unreadable", "A catalogue of rule changes cannot be read."),

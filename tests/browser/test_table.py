@@ -229,6 +229,28 @@ def test_a_double_click_sends_a_card_to_a_foundation_and_the_stock_deals(page, a
     assert page.locator('.pile[data-pile="w"] .card.face').count() == 1
 
 
+def test_a_double_click_after_undo_and_a_hint_goes_to_the_lowest_foundation_that_takes_the_card(page, api):
+    """Deal 97 of Forty Thieves: A♠ on t7, A♣ on t10. Undo re-files the foundations in the engine's move indexes
+    and a hint searches the deal; the double-click still goes where `t10 f` goes, f1, as the hint says."""
+    sid = open_game(page, "#forty-thieves/97")
+    for text in ("t7 f2", "t10 f1"):
+        assert api.post(f"/api/sessions/{sid}/move", json={"text": text}).status_code == 200
+    for _ in range(2):
+        assert api.post(f"/api/sessions/{sid}/undo").status_code == 200
+    play_through_api(page, api, sid, [])  # the page reloaded, showing the deal as the API left it
+    page.click("#hint")
+    page.wait_for_selector(".hint-from")
+    assert message(page)[1].startswith("hint: t7 f1")
+    st = state(api, sid)
+    index = pile(st, "t10")["size"] - 1
+    ace = card_ids(st, "t10")[-1]
+    drawn = shown(page)
+    card_at(page, "t10", index).dblclick()
+    wait_redrawn(page, drawn)
+    assert card_ids(state(api, sid), "f1") == [ace]
+    assert message(page)[1] == "A♣ from t10 to f1"
+
+
 def test_decades_line_discards_a_range_picked_by_clicks(page, api):
     """Decade: click the first and the last card of a run of the line, then the discard pile."""
     moves = solution("decade-5")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import random
 import re
 
@@ -123,6 +124,21 @@ def key_twice(game, rng):
         lines = text.split("\n")
         return "\n".join(lines[:key.start_mark.line + 1] + lines[key.start_mark.line:])
     return yaml_edits(game, rng, yaml_pairs, change, "line repeated")
+
+
+@operator("hash-in-text", "text-cut-by-comment")
+def hash_in_text(game, rng):
+    """An unquoted `says` or `description` gets a reference ending it (`... (see rule #2)`): YAML reads ` #2)` as a
+    comment, so the text stops at `(see rule`. A game with no such text gets a variant whose description is written so."""
+    text = game.text("yaml")
+    pairs = lambda t: [(k, v) for k, v in plain_pairs(t) if k.value in ("says", "description")]  # noqa: E731
+    out = yaml_edits(game, rng, pairs, lambda t, k, v: edit(t, v.end_mark, v.end_mark, " (see rule #2)"),
+                     "text cut by a `#`")
+    if not out:
+        body = (f"extends: {game.name}\ngame: {json.dumps(game.data['game'] + ' variant')}\n"
+                f"description: {game.data['game']} with a rule of its own (see rule #2)\n")
+        out.append(Mutant("a variant's description cut by a `#`", (("variant.yaml", body),)))
+    return out
 
 
 @operator("listed-key", "yaml-key")

@@ -31,7 +31,7 @@ def overflowing_lose(game, rng):
     weight, start = layout_weight(game)
     data = game.fresh()
     factor = rng.randint(2, 9)
-    when = f"abs({weight} - {start}) * {BIG} * {BIG} * {factor} < 0"
+    when = f"abs({weight} - {start}) * {BIG} * {BIG} * {factor} == 1"  # a multiple of 10^18: never 1
     data["lose"] = list(data["lose"]) + [{"id": "overflow", "when": when, "says": "never lost this way"}]
     return [standalone(data, f"lose condition overflowing once a card moves (factor {factor})")]
 

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
-from .base import (RULE_KEYS, Mutant, Shipped, fresh_name, misspell, operator, pick, piles, standalone, variant,
-                   games)
+import re
+
+from .base import (RULE_KEYS, Mutant, Shipped, clause_expr, fresh_name, live_rules, misspell, operator, pick, piles,
+                   standalone, variant, games)
 
 OPTIONAL_KEYS = {"prefill": "card.rank == first", "reveal": "1"}  # pile keys a group may lack, with a value for them
 MAX_EXTENDS = 8  # the longest `extends` chain
@@ -141,3 +143,30 @@ def revoke_in_file(game, rng):
     """A variant's changes hold a `revoke`, which takes back a change in a match's change log and cannot edit a file."""
     change = f"c{rng.randint(1, 9)}"
     return [variant(game, f"changes: revoke {change}", changes=[{"revoke": change}])]
+
+
+# Clauses the checks judge for every card: they read the moving card and the card it goes on, nothing of the position.
+POSITION = re.compile(r"\b(count|cards|pile|source|deck)\b")
+
+
+@operator("clause-left-behind", "rule-contradiction")
+def clause_left_behind(game, rng):
+    """A variant's change replaces one clause of a rule and leaves another behind that the new clause contradicts: the
+    new clause lets through exactly what the one left behind refuses (`require: top.rank == last` replacing the
+    up-or-down clause beside `forbid: top.rank == last`), so together they refuse every move. So would a variant
+    making the Ace and the Queen neighbours by replacing Discordian Solitaire's up-or-down clause with `top.rank == last
+    and card.rank == first`, where nothing-on-the-last stays."""
+    places = []
+    for name, key in live_rules(game.data):
+        rule = piles(game.data)[name][key]
+        if len(rule) < 2 or any(POSITION.search(clause_expr(c)[1]) for c in rule):
+            continue
+        places += [(name, key, replaced, behind) for replaced in rule for behind in rule if behind is not replaced]
+    out = []
+    for name, key, replaced, behind in pick(rng, places):
+        kind, text = clause_expr(behind)
+        expr = text if kind == "forbid" else f"not ({text})"  # holds exactly where the clause left behind refuses
+        change = {"replace": f"piles.{name}.{key}", "id": replaced["id"], "require": expr}
+        out.append(variant(game, f"replace piles.{name}.{key} clause '{replaced['id']}' by `{expr}`, leaving "
+                                 f"'{behind['id']}' behind", changes=[change]))
+    return out

@@ -13,7 +13,7 @@ import typer
 from kallisti.cli.report import FileResult, plural, github_command, summary
 from kallisti.cli.validate import Format, check_arguments, with_excerpt, validate_files
 from kallisti.errors import KallistiError
-from kallisti.model.ruleset import load_ruleset
+from kallisti.model.ruleset import PLAYABLE, load_ruleset
 from kallisti.solver.check import CHECK_STRATEGIES, CheckResult, check_ruleset
 from kallisti.solver.simulate import DEFAULT_CAP
 
@@ -21,21 +21,23 @@ from kallisti.solver.simulate import DEFAULT_CAP
 @dataclass
 class CheckedFile(FileResult):
     """A file's validation findings and play-test findings; `valid` means the file passed; `check` is None when
-    the file did not validate (it is not played)."""
+    the file was not played (it did not validate, for a fault other than PLAYABLE's proofs of how it plays)."""
 
     check: CheckResult | None = None
 
 
 def check_files(paths: list[str], deals: int, seed: int = 1, cap: int = DEFAULT_CAP, progress=None) -> list[CheckedFile]:
-    """Validate each file and play-test the valid ones; `progress(path, rules)` may return a per-game callback."""
+    """Validate each file and play-test the valid ones, and those whose only errors are PLAYABLE (the rules are whole,
+    and play shows the fault too: such a file fails with both); `progress(path, rules)` may return a per-game callback."""
     out = []
     for path in paths:
         validated = validate_files([path])[0]
-        if not validated.valid:
+        errors = frozenset(f.code for f in validated.findings if f.severity == "error")
+        if not errors <= PLAYABLE:
             out.append(CheckedFile(path, False, validated.findings))
             continue
         try:
-            rules = load_ruleset(path)
+            rules = load_ruleset(path, despite=errors)
         except KallistiError as exc:  # it validated a moment ago; the file changed since
             out.append(CheckedFile(path, False, validated.findings + list(exc.findings)))
             continue
@@ -43,7 +45,7 @@ def check_files(paths: list[str], deals: int, seed: int = 1, cap: int = DEFAULT_
         result = check_ruleset(rules, str(path), deals, seed, cap, progress=tick)
         texts: dict[str, str | None] = {}
         findings = validated.findings + [with_excerpt(f, texts) for f in result.findings]
-        out.append(CheckedFile(path, not result.failed, findings, result))
+        out.append(CheckedFile(path, not errors and not result.failed, findings, result))
     return out
 
 
@@ -156,9 +158,12 @@ def check(
     """Play-test rulesets: validate each, then play seeded deals with the random and greedy strategies.
 
     Fails (exit 1) on an exception while playing (check-exception), cards not conserved after a move
-    (check-conservation), or no legal move at the start of every deal (check-all-dead); reports dead
+    (check-conservation), a foundation holding cards its rules refuse judged card by card
+    (check-foundation-build), or no legal move at the start of every deal (check-all-dead); reports dead
     starts, capped games and each strategy's win rate with a 95% interval. A ruleset that does not
-    validate is reported with validate's findings and not played. Exit 0 when all pass, 2 on a usage error.
+    validate is reported with validate's findings and not played, unless its only errors prove how its
+    rules play out (run-onto-foundation, win-unreachable, foundation-capacity): then it is played too.
+    Exit 0 when all pass, 2 on a usage error.
     """
     paths = check_arguments(files)
     with _progress_bar(deals * len(CHECK_STRATEGIES)) as progress:

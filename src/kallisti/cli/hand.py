@@ -50,11 +50,12 @@ def hand(
             typer.echo(str(finding), err=True)
         raise typer.Exit(1)
     evaluator = HandEvaluator(rules)
+    budget = rules.hands.budget if budget is None else budget
     results = [evaluator.evaluate(c, budget) for c in cards]
     winners = evaluator.showdown(results) if len(results) > 1 else []
     deck = rules.deck
     if format == Format.json:
-        out = {"game": rules.name, "hands": [_hand_data(deck, r) for r in results]}
+        out = {"game": rules.name, "budget": budget, "hands": [_hand_data(deck, r) for r in results]}
         if winners:
             out["winners"] = winners
             out["cripples"] = [evaluator.cripple_rank(r, results[:i] + results[i + 1:]) is not None
@@ -64,7 +65,7 @@ def hand(
     for i, r in enumerate(results):
         if i:
             typer.echo("")
-        typer.echo(_hand_text(deck, r, f"hand {i + 1}: " if len(results) > 1 else ""))
+        typer.echo(_hand_text(rules, r, f"hand {i + 1}: " if len(results) > 1 else "", budget))
     if winners:
         names = ", ".join(f"hand {i + 1}" for i in winners)
         crippler = evaluator.crippler(results[winners[0]], [r for i, r in enumerate(results) if i != winners[0]])
@@ -94,7 +95,8 @@ def _with_modifiers(rules, ids: list[str]):
     return overlaid(rules, [m.id for m in rules.modifiers if m.id in in_play])
 
 
-def _hand_text(deck, r, label: str) -> str:
+def _hand_text(rules, r, label: str, budget: int) -> str:
+    deck = rules.deck
     lines = [label + " ".join(deck.name(c) for c in r.cards)]
     width = max((len(g.name) for g in r.groups), default=6)
     width = max(width, 6)
@@ -106,9 +108,21 @@ def _hand_text(deck, r, label: str) -> str:
     for card, stand_in in r.stand_ins:
         values = " or ".join(str(v) for v in deck.values[stand_in])
         lines.append(f"  {deck.name(card)} counts as {deck.ranks[deck.rank[stand_in]]} of value {values}")
+    devalue = {d.id: d for d in rules.hands.devalue}
+    for card, did in r.wild_devalued:
+        d = devalue[did]
+        ranks = sorted({k % len(deck.ranks) for k in d.kinds})
+        lines.append(f"  {deck.name(card)} is wild, but stands for {' '.join(deck.ranks[k] for k in ranks)} only with value "
+                     f"{' or '.join(map(str, d.to))} (hands.devalue.{did})")
     lines.append("  ranking: " + (", ".join(g.name for g in r.groups) or "no grouping"))
     if not r.complete:
-        lines.append(f"  the search stopped at its budget of {r.steps} steps: a better partition may exist")
+        from kallisti.interpreter.hands import MAX_STAND_INS
+
+        if r.steps > budget:
+            why = f"the search spent its budget of {budget} steps"
+        else:  # the budget held, but some set's wild cards had more ways of standing in than are tried
+            why = f"the search tried at most {MAX_STAND_INS:,} ways of standing in for a set's wild cards"
+        lines.append(f"  {why} ({r.steps} steps taken): a better partition may exist")
     return "\n".join(lines)
 
 
@@ -119,6 +133,7 @@ def _hand_data(deck, r) -> dict:
                        "nulls": g.nulls, "wild": g.wild} for g in r.groups],
         "counted_as": [{"card": deck.ascii_name(c), "rank": deck.ranks[deck.rank[s]], "values": list(deck.values[s])}
                        for c, s in r.stand_ins],
+        "wild_devalued": [{"card": deck.ascii_name(c), "devalue": did} for c, did in r.wild_devalued],
         "unused": [deck.ascii_name(c) for c in r.unused],
         "ranks": list(r.ranks),
         "steps": r.steps,

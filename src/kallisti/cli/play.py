@@ -24,7 +24,7 @@ MAX_COMMAND_CHARS = 10_000  # a piped line longer than this is refused (and read
 HELP = """\
 commands:
   SRC DST [N]   move the top card (or N cards) from pile SRC to pile DST, e.g. `t3 f1`, `w t5`, `t2 t7 3`;
-                a group tag alone (`f`) means whichever pile of that group takes the card
+                a group tag alone (`f`) means the lowest-numbered pile of that group that takes the card
   d             deal from the stock
   u / r         undo / redo a step
   a             make the ruleset's automatic moves
@@ -338,10 +338,14 @@ class _Session:
         self.game, self.out, self.err, self.color = game, out, err, color
         self.watcher = None
         # Changes that cannot apply to the cards on the table wait for the next deal: `rule` and `rules`
-        # events in order, each with the length of the game's log when it was made, so that undo takes
-        # back the latest one only while nothing has happened in the game since.
+        # events in order, each with the number of the game's steps done when it was made (its place among
+        # the steps undo and redo walk), so that undo takes back the latest one once the steps after it are
+        # undone. Undo and redo log events of their own, so the log's length cannot place a change.
         self.waiting: list[tuple[dict, int]] = []
-        self.unwaited: list[tuple[dict, int]] = []  # waiting changes taken back by undo, for redo
+        # Waiting changes taken back by undo, for redo: each with its place and how many game steps were done
+        # and waiting to be redone when it was taken back; redo makes it again from there only (a step undone
+        # after it is redone first). A new step clears them, as it clears the game's redo.
+        self.unwaited: list[tuple[dict, int, tuple[int, int]]] = []
         self.honour = HonourRules(game)
 
     # -- honour rules ----------------------------------------------------------------------------
@@ -371,7 +375,8 @@ class _Session:
         return bool(due)
 
     def moved(self) -> None:
-        """After a move: the before-move rules are due again."""
+        """After a move: the before-move rules are due again, and nothing undone before it can be redone."""
+        self.unwaited.clear()
         self.honour.moved()
         if self.game.status().outcome == "playing":
             self.show_honour()
@@ -413,6 +418,7 @@ class _Session:
                        "the next deal too")
             return
         self.out(f"rule changed, from the next move: {text}")
+        self.unwaited.clear()  # a new step: what undo took back before it is not redone
         for finding in adopted.rules.findings:
             if finding.code in UNWINNABLE:
                 self.out(f"note: the game can no longer be won: {finding.message}")
@@ -421,7 +427,7 @@ class _Session:
 
     def _wait(self, event: dict, upcoming, why: str) -> None:
         """Keep a change for the next deal and show what it does to that deal's rules."""
-        self.waiting.append((event, len(self.game.events)))
+        self.waiting.append((event, len(self.game.history)))
         self.unwaited.clear()
         self.out(why)
         self._show_diff(upcoming, self.next_rules())
@@ -493,9 +499,9 @@ class _Session:
         from kallisti.interpreter.game import RuleStep
 
         game = self.game
-        if self.waiting and self.waiting[-1][1] == len(game.events):
+        if self.waiting and self.waiting[-1][1] == len(game.history):
             before = self.next_rules()
-            self.unwaited.append(self.waiting.pop())
+            self.unwaited.append((*self.waiting.pop(), self._steps()))
             self.out("undone: the change waiting for the next deal")
             self._show_diff(before, self.next_rules())
             return
@@ -508,14 +514,18 @@ class _Session:
             self._show_diff(step.after, step.before)
         self.show_table()
 
+    def _steps(self) -> tuple[int, int]:
+        """Where the game's undo and redo stand: the steps done and the steps waiting to be redone."""
+        return len(self.game.history), len(self.game.redo_stack)
+
     def redo(self) -> None:
         """`r`: make again the step undo took back last."""
         from kallisti.interpreter.game import RuleStep
 
         game = self.game
-        if self.unwaited and self.unwaited[-1][1] == len(game.events):
+        if self.unwaited and self.unwaited[-1][2] == self._steps():
             before = self.next_rules()
-            self.waiting.append(self.unwaited.pop())
+            self.waiting.append(self.unwaited.pop()[:2])
             self.out("redone: the change waits for the next deal again")
             self._show_diff(before, self.next_rules())
             return
@@ -659,7 +669,7 @@ class _Session:
             for finding in exc.findings:
                 self.err(str(finding))
             return BAD_INPUT
-        self.waiting = [(event, len(self.game.events)) for event in waiting]
+        self.waiting = [(event, len(self.game.history)) for event in waiting]
         self.unwaited.clear()
         self.out(f"loaded {name}: {title(self.game)}, {_moves(self.game.moves_made)} made")
         self.show_table()

@@ -15,6 +15,7 @@ import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kallisti.interpreter.ranknames import render
 from kallisti.model.macros import expand_macro
 
 WIDTH = 78
@@ -134,18 +135,21 @@ def _pile_sections(rules) -> list[Section]:
     foundations = [_group_part(rules, name, g, rules.pile_data[name]) for name, g in rules.groups.items()
                    if g.role == "foundation"]
     play = [_group_part(rules, name, g, rules.pile_data[name]) for name, g in rules.groups.items() if g.role != "foundation"]
-    play.append(Part("Automatic moves", "", [Items(_pattern_items(data["auto"], "the ruleset makes no move by itself"))]))
+    play.append(Part("Automatic moves", "", [Items(_pattern_items(data["auto"], "the ruleset makes no move by itself",
+                                                                      ranks=rules.deck.ranks))]))
     compulsory = [Para("when one of these moves can be made, only such moves are legal:", wrap=False)] if data["compulsory"] else []
     compulsory.append(Items(_pattern_items(data["compulsory"], "none: the player chooses freely among the legal moves",
-                                           compulsory=True)))
+                                           compulsory=True, ranks=rules.deck.ranks)))
     play.append(Part("Compulsory moves", "", compulsory))
     end = [Item(f"win: {_expr(data['win'])}")]
     for item in data["lose"]:
-        end.append(Item(f"lose {item['id']}: {_expr(item['when'])}", [Item(item["says"])] if item.get("says") else []))
+        end.append(Item(f"lose {item['id']}: {_expr(item['when'])}",
+                        [Item(render(item["says"], rules.deck.ranks))] if item.get("says") else []))
     end.append(Item("lose: when no legal move is left and the game is not won"))
     end.append(Item(f"score: {_expr(data['score'])}"))
     words = [_win_sentence(rules)]
-    words += [f"It is lost when {item['says'] or _expr(item['when'])}." for item in data["lose"]]
+    words += [f"It is lost when {render(item.get('says') or '', rules.deck.ranks) or _expr(item['when'])}."
+              for item in data["lose"]]
     words += ["It is lost when no legal move is left and it is not won.", _score_sentence(rules)]
     sections = [Section("Layout", layout), Section("The deal", deal)]
     if foundations:
@@ -266,6 +270,14 @@ def _table_items(t) -> list[Item]:
     if t.second:
         faces = {True: "face up", False: "face down"}
         lines.append(f"then {t.second} more cards each: {faces[t.second_up[0]]} to the dealer, {faces[t.second_up[1]]} to the others")
+    lines.append("special cards are declared in a round of their own before any hand is laid down, the most senior player "
+                 "asked first" if t.declarations == "round" else
+                 "the hands are laid down from the Elder round to the dealer, each player declaring hir special cards when "
+                 "hir turn comes")
+    lines.append({"always": "a hand is judged in its best arrangement under the modifiers in play",
+                  "once": "a hand laid down keeps its arrangement, but is arranged again once after the first modifier "
+                          "that changes its rules",
+                  "never": "a hand laid down keeps its arrangement, judged as it lies"}[t.reform])
     lines.append("showdown: the best hand wins; a complete tie goes to the most senior (Dealer, Elder, the others, Younger); "
                  "the winner deals the next round")
     if t.stake:
@@ -273,16 +285,18 @@ def _table_items(t) -> list[Item]:
                      "pot; a player who cannot cover the stake sits the round out, a dealer who cannot passes the deal on")
         if t.betting:
             parts = ", ".join("with raises" if r else "without raises" for r in t.betting)
-            lines.append(f"betting after the draw, {len(t.betting)} parts ({parts}): the dealer names up to {t.max_bet}; each "
-                         "other player matches or folds, and may raise the dealer, who covers the raises or folds; a dealer "
+            lines.append(f"betting after the draw, {len(t.betting)} parts ({parts}): the dealer names an amount; each "
+                         f"other player matches or folds, and may raise the dealer by up to {t.max_bet}; the dealer covers "
+                         "the raises or folds; a dealer "
                          "who folds puts the dealership up for auction, a stake a bid; if nobody bids, all fold and the pot "
                          "is the next round's ante")
         if t.buy:
             lines.append(f"in the second deal each player but the dealer may buy up to {t.buy} cards face down, a stake each")
         if t.extra_bets:
-            lines.append("then each player but the dealer lays an extra bet; the dealer matches them all or passes the "
-                         "dealership left to the first player who matches the others' (full circle: all fold, the pot is the "
-                         "next ante)")
+            lines.append(f"each player but the dealer, on receiving hir second cards, lays an extra bet of up to "
+                         f"{t.max_bet}; the dealer then matches them all, folds (the dealership is then auctioned), or "
+                         "passes the dealership left to the first player who matches the others' (full circle: all fold, "
+                         "the pot is the next ante)")
         if t.last_betting:
             lines.append(f"then {len(t.last_betting)} last parts of betting, as before")
     else:
@@ -295,10 +309,12 @@ def _match_lines(m) -> list[str]:
     lines = [f"{m.seats} players take turns, each turn one deal; its score is added to the player's total",
              f"{'each player keeps hir own pack' if m.pack == 'per-seat' else 'one pack serves every player'}",
              f"totals start at {m.start_score}; a total that reaches {m.loses_at} loses"]
-    if m.equal_turns:
+    if m.last_turns != "none":
         both = {"higher-loses": "the higher total loses", "first-loses": "the first to reach it loses",
                 "draw": "the match is drawn"}[m.both_over]
-        lines.append(f"the round is finished first, so every player has as many turns; if several totals reach it, {both}")
+        last = ("the round is finished first, so every player has as many turns" if m.last_turns == "round" else
+                "every other player still takes one more turn, wherever the round stands")
+        lines.append(f"{last}; if several totals reach it, {both}")
     lines.append(f"at most {m.max_turns} turns; then the higher total loses")
     if m.changes or m.revoke:
         what = [f"change {_count(m.changes, 'rule')} for the player who has just played"] if m.changes else []
@@ -317,7 +333,8 @@ def _modifier_how(rules, m) -> str:
     """When a modifier comes into play, to whom it applies, and what may keep it out, in words."""
     if m.trigger == "declare":
         how = (f"declared as soon as the {_card_name(rules, m.declare)} is dealt to its holder" if m.must
-               else f"declared by the holder of the {_card_name(rules, m.declare)} just before the showdown")
+               else f"declared by the holder of the {_card_name(rules, m.declare)} at the showdown"
+               + (", before the first hand is laid down" if m.opening else ""))
     elif m.trigger == "visible":
         how = f"in play when the {_card_name(rules, m.visible)} lies face up"
     elif m.trigger == "always":
@@ -384,15 +401,15 @@ def _group_part(rules, name: str, g, spec) -> Part:
         clauses = spec[key]
         if key == "sequence" and not clauses and _take_max(rules, name) <= 1:
             continue  # nothing moves in runs, so no rule for runs applies
-        lines += _rule_lines(RULE_LABELS[key], key, clauses)
+        lines += _rule_lines(RULE_LABELS[key], key, clauses, rules.deck.ranks)
     if g.discard is not None:
         lines.append(f"windows of adjacent face-up cards, anywhere in a pile, go to the {g.discard_to} when the rule "
                      "allows; the cards after them close up")
-        lines += _rule_lines(RULE_LABELS["discard"], "discard", spec["discard"])
+        lines += _rule_lines(RULE_LABELS["discard"], "discard", spec["discard"], rules.deck.ranks)
     if g.turn is not None:
         lines.append(f"deals: {_turn_text(rules, g.turn)}")
         if spec["dealing"]:
-            lines += _rule_lines(RULE_LABELS["dealing"], "dealing", spec["dealing"])
+            lines += _rule_lines(RULE_LABELS["dealing"], "dealing", spec["dealing"], rules.deck.ranks)
     if g.turn is not None or g.redeal is not None:
         lines.append(f"redeals: {_redeal_text(rules, g, spec)}")
     return Part(display_name(name), f"{_count(n, 'pile')}, tagged {tags} (role {g.role})", [Items([Item(x) for x in lines])])
@@ -454,8 +471,9 @@ def _take_max(rules, name: str) -> int:
     return rules.move_tables()[2][list(rules.groups).index(name)]
 
 
-def _rule_lines(label: str, key: str, clauses) -> list[str]:
-    """One line per macro phrase (its clause ids after it) or per clause written out."""
+def _rule_lines(label: str, key: str, clauses, ranks=()) -> list[str]:
+    """One line per macro phrase (its clause ids after it) or per clause written out (its `says` in the words of the
+    deck's `ranks`)."""
     if not clauses:
         return [f"{label}: {ANY_TEXT[key]}"]
     lines = []
@@ -471,7 +489,7 @@ def _rule_lines(label: str, key: str, clauses) -> list[str]:
             lines.append(f"{label}: {macro} ({'clauses' if len(group) > 1 else 'clause'} {ids})")
         else:
             for c in group:
-                lines.append(f"{label}: {_clause_text(c)}")
+                lines.append(f"{label}: {_clause_text(c, ranks)}")
         i = j
     return lines
 
@@ -487,17 +505,17 @@ def _is_whole_macro(phrase: str, group) -> bool:
     return True
 
 
-def _clause_text(c) -> str:
+def _clause_text(c, ranks=()) -> str:
     kind = "require" if "require" in c else "forbid"
     text = f"{kind} {c['id']}: {_expr(c[kind])}"
     if c.get("says"):
-        text += f" ({c['says']})"
+        text += f" ({render(str(c['says']), ranks)})"
     if c.get("macro"):
         text += f" [from \"{c['macro']}\"]"
     return text
 
 
-def _pattern_items(items, none: str, compulsory: bool = False) -> list[Item]:
+def _pattern_items(items, none: str, compulsory: bool = False, ranks=()) -> list[Item]:
     if not items:
         return [Item(none)]
     out = []
@@ -508,7 +526,8 @@ def _pattern_items(items, none: str, compulsory: bool = False) -> list[Item]:
                 "redeal": f"a redeal of {srcs}", "discard": f"a discard from {srcs}"}[kind]
         when = f", when {_expr(item['when'])}" if "when" in item else ""
         trigger = "" if compulsory else f" ({TRIGGERS[item.get('trigger', 'each-move')]})"
-        out.append(Item(f"{item['id']}{trigger}: {what}{when}", [Item(item["says"])] if item.get("says") else []))
+        says = [Item(render(str(item["says"]), ranks))] if item.get("says") else []
+        out.append(Item(f"{item['id']}{trigger}: {what}{when}", says))
     return out
 
 

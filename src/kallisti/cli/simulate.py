@@ -45,6 +45,8 @@ def render_text(result: SimulationResult, seed: int) -> str:
     if result.solver:
         limit = result.budget["seconds"]
         how = f"solver, at most {result.budget['states']:,} positions" + (f" and {limit:g}s" if limit else "") + " a deal"
+        if result.budget.get("safe_moves") is False:
+            how += ", safe moves off"
         counts = [f"  lost    {result.lost:>8}   (no win exists)",
                   f"  unknown {result.unknown:>8}   (the budget ran out first)"]
     else:
@@ -145,6 +147,8 @@ def simulate(
                                help="The solver: most positions to search a deal; beyond it the deal is `unknown`."),
     seconds: float | None = typer.Option(None, "--seconds", min=0.001, help="The solver: also stop a deal after this "
                                          "many seconds (then `unknown` depends on the machine)."),
+    safe_moves: bool = typer.Option(True, "--safe-moves/--no-safe-moves", help="The solver: play the moves the rules "
+                                    "make provably safe without trying the others (as `kallisti solve` does)."),
     jobs: int | None = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes (default 1); with the Ray "
                                     "backend, the CPUs of the local Ray instance (default all)."),
     resume: Path | None = typer.Option(None, "--resume", dir_okay=False, help="A JSONL journal: each finished deal is "
@@ -189,7 +193,7 @@ def simulate(
         return
     try:
         result = _run(rules, deals, seed, (strategy or Strategy.greedy).value, cap=cap, states=states, seconds=seconds,
-                      jobs=jobs, backend=backend.value, address=ray_address, journal=resume)
+                      jobs=jobs, backend=backend.value, address=ray_address, journal=resume, safe_moves=safe_moves)
     except (JournalError, BackendUnavailable) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

@@ -148,7 +148,7 @@ ASK = {"name": "you deal: name the amount every other player must match (0 to {m
        "bid": "bid {next} for the dealership (`bid`) or `pass`",
        "buy": "buy how many of your next cards face down, a stake each (0 to {buy})?",
        "extra": "your extra bet (0 to {most})?",
-       "accept": "match the others' extra bets ({cost}) and deal (`accept`), or `pass` the dealership on",
+       "accept": "match the others' extra bets ({cost}) and deal (`accept`), or `pass` the dealership on{fold}",
        "declare": "declare {modifier} (`declare`) or `pass`?",
        "choose": "choose the card that takes its place: {offer}",
        "reveal": "lay one of your face-down cards face up: {down}"}
@@ -164,11 +164,13 @@ def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> boo
         + (f" (face up: {' '.join(rnd.rules.deck.name(c) for c in up)})" if up else ""))
     while True:
         table = rnd.rules.table
-        out(ASK[what].format(most=min(table.max_bet, stack), amount=b.amount if b else 0,
+        # The dealer names any amount hir chips cover; `max_bet` limits raises and extra bets.
+        out(ASK[what].format(most=stack if what == "name" else min(table.max_bet, stack), amount=b.amount if b else 0,
                              aside=sum(b.aside.values()) if b else 0, next=(b.high if b else 0) + table.stake,
                              raises="" if what != "answer" or b.raises_allowed() else "; no raises now",
                              buy=min(table.buy, table.second, stack // table.stake) if table.stake else 0,
                              cost=sum(c for s, c in rnd.extra.items() if s != seat),
+                             fold=", or `fold` (the dealership is then auctioned)" if seat == rnd.dealer else "",
                              modifier=next((m.name for m in rnd.rules.modifiers if m.id == rnd.declaring), ""),
                              offer=" or ".join(rnd.rules.deck.name(c) for c in rnd.offer),
                              down=" ".join(rnd.rules.deck.name(c) for c in rnd.hands[seat] if c not in rnd.face_up[seat])))
@@ -189,6 +191,8 @@ def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> boo
                 args = (words == ["bid"],)
             elif what == "accept" and words in (["accept"], ["pass"]):
                 args = (words == ["accept"],)
+            elif what == "accept" and words == ["fold"]:
+                args = (False, True)
             elif what == "declare" and words in (["declare"], ["pass"]):
                 args = (words == ["declare"],)
             elif what == "choose" and len(words) == 1:
@@ -216,7 +220,8 @@ def _tell(rnd, events, names, out) -> None:
              "new-dealer": "becomes the dealer", "buy": "buys {count} card(s) face down", "extra": "bets {chips} extra",
              "accept": "matches the extra bets with {chips}", "pass": "passes the dealership on",
              "declare": "declares {modifier}, showing {cards}", "choose": "takes one of {count} cards in its place",
-             "compelled": "must lay {cards} face up", "reveal": "lays {cards} face up"}
+             "compelled": "must lay {cards} face up", "reveal": "lays {cards} face up",
+             "lay-down": "lays hir hand down: {cards}"}
     for e in events:
         if e["type"] == "auction":
             out("the dealer folds: the dealership is up for auction")

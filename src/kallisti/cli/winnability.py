@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from kallisti.interpreter.save import write_atomic
+from kallisti.solver.journal import JournalError
 from kallisti.solver.solve import DEFAULT_STATES
 from kallisti.solver.winnability import CHEAP, bar_chart, markdown, patiences, winnability
 
@@ -22,6 +23,8 @@ def report(
                               help="With --at-least: the mean positions a deal at or under which a game goes on to N."),
     jobs: int | None = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes (default: one per CPU)."),
     games: list[str] = typer.Option(None, "--game", help="Only these games (repeatable); default: every shipped patience."),
+    safe_moves: bool = typer.Option(True, "--safe-moves/--no-safe-moves",
+                                    help="Play the moves the rules make provably safe without trying the others."),
 ) -> None:
     """Solve deals 1..N of every shipped patience with every card known, and write the table of win rates.
 
@@ -39,11 +42,16 @@ def report(
     progress = None
     if sys.stderr.isatty():
         progress = lambda game, outcome: typer.echo(f"\r{game}: seed {outcome.seed} {outcome.outcome}   ", err=True, nl=False)  # noqa: E731
-    rows = winnability(names, deals, states, jobs, journals, progress, at_least, cheap)
+    try:
+        rows = winnability(names, deals, states, jobs, journals, progress, at_least, cheap, safe_moves)
+    except JournalError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
     only = "".join(f" --game {g}" for g in games or ())
     staged = "" if at_least is None else f" --at-least {at_least}" + ("" if cheap == CHEAP else f" --cheap {cheap}")
-    command = f"kallisti report --deals {deals}{staged} --states {states}{only} {folder}"
-    write_atomic(folder / "winnability.md", markdown(rows, deals, states, command, at_least, cheap))
+    unsafe = "" if safe_moves else " --no-safe-moves"
+    command = f"kallisti report --deals {deals}{staged} --states {states}{unsafe}{only} {folder}"
+    write_atomic(folder / "winnability.md", markdown(rows, deals, states, command, at_least, cheap, safe_moves))
     write_atomic(folder / "winnability.svg", bar_chart(rows))
     for row in rows:
         r = row.result

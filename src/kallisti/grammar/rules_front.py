@@ -862,6 +862,9 @@ def match_effects(ln: Line, item, text: str) -> list:
     if k == "both_over":
         rule = c[0]
         return [("both_over", kind(rule).replace("_", "-"), start, ln.meta(rule))]
+    if k == "last_turns":
+        rule = c[0]
+        return [("last_turns", kind(rule)[len("last_"):], start, ln.meta(rule))]
     if k == "max_turns":
         return [("max_turns", int(c[0]), start, ln.tok(c[0]))]
     if k == "player_x_changes":

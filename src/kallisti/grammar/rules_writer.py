@@ -35,7 +35,7 @@ _SYM = re.compile(r'[^\s,"#\[\]{}():]+')
 GROUP_KEYS = ("count", "role", "tag", "deal", "prefill", "divert", "refill", "top_face_up", "reveal", "build", "empty", "take", "sequence",
               "dealing", "discard", "discard_to", "flip", "turn", "redeals", "redeal")
 DECK_KEYS = ("packs", "ranks", "suits", "values", "marks", "wild", "shuffle")
-MATCH_KEYS = ("seats", "pack", "start_score", "loses_at", "equal_turns", "both_over", "max_turns", "player_x")
+MATCH_KEYS = ("seats", "pack", "start_score", "loses_at", "equal_turns", "last_turns", "both_over", "max_turns", "player_x")
 
 
 class Unwritable(ValueError):
@@ -424,6 +424,8 @@ def match_phrases(match: dict) -> tuple[list[tuple[str, str]], list[str]]:
             text = MATCH_PACKS[v]
         elif key == "equal_turns" and isinstance(v, bool):
             text = "equal turns" if v else "no equal turns"
+        elif key == "last_turns" and v in ("none", "round", "others"):
+            text = f"last turns {v}"
         elif key == "both_over" and isinstance(v, str) and v in MATCH_OVER:
             text = f"both over {MATCH_OVER[v]}"
         if text is None:

@@ -19,9 +19,9 @@ import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from kallisti.errors import Finding, KallistiError, Pos
+from kallisti.errors import Finding, KallistiError, Pos, caret
 from kallisti.interpreter.compiler import RuleRuntimeError
 from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
 from kallisti.model.located import LDict, copy, plain
@@ -94,26 +94,223 @@ def parse(text: str, source: str = "<change>") -> LDict:
 
 
 def amend(current: LDict, text: str, *, source: str = "<change>", baseline=None, trial: bool = True,
-          patch: LDict | None = None) -> Amendment:
+          patch: LDict | None = None, suggest: bool = True, screen=None, intent: bool = True) -> Amendment:
     """Check a change against the effective data `current`; an Amendment, or KallistiError saying why not.
 
     `baseline` is the compiled ruleset in force now (for the trial's comparison); `patch` skips parsing.
+    Every finding of a refused change is reported at the change's own text, and a suggestion that offers
+    another change has been tried and works (`suggest`; `screen(patch)` raises KallistiError for a change
+    the caller would refuse before it is tried, such as a key fixed in a match). With `intent`, a change is also
+    judged against what it meant to allow (`change-left-behind`).
     """
     if patch is None:
         patch = parse(text, source)
     if "revoke" in patch:
         raise KallistiError(Finding("revoke-here", "`revoke` takes back a change of a match's change log; "
                                     "it is handled by the match, not applied to a ruleset", patch.pos or Pos(source, 1, 1)))
-    data = apply_all(current, [patch])
-    if data_key(data) == data_key(current):
-        raise KallistiError(Finding("change-nothing", "this change changes nothing: the rules already say so",
-                                    patch.pos or Pos(source, 1, 1)))
-    rules = compile_data(data, Pos(source, 1, 1))
-    if trial:
-        findings = trial_findings(rules, baseline, Pos(source, 1, 1))
-        if findings:
-            raise KallistiError(findings)
+    try:
+        data = apply_all(current, [patch])
+        if data_key(data) == data_key(current):
+            raise KallistiError(Finding("change-nothing", "this change changes nothing: the rules already say so",
+                                        patch.pos or Pos(source, 1, 1)))
+        rules = compile_data(data, Pos(source, 1, 1))
+        if intent:
+            _left_behind(current, baseline, rules, patch, text, source, suggest, screen)
+        if trial:
+            findings = trial_findings(rules, baseline, Pos(source, 1, 1))
+            if findings:
+                raise KallistiError(findings)
+    except KallistiError as exc:
+        raise KallistiError(_for_change(exc.findings, patch, text, source, current, baseline, suggest, screen)) from None
     return Amendment(text, patch, data, rules)
+
+
+def _left_behind(current, baseline, rules, patch, text: str, source: str, suggest: bool, screen) -> None:
+    """Refuse a `replace` that leaves in its rule a clause refusing what the new clause was meant to allow
+    (`change-left-behind`), suggesting the whole rule without that clause when that works."""
+    from kallisti.grammar.rules_writer import change_text
+    from kallisti.model.change_checks import left_behind_findings, without_clauses
+
+    if "replace" not in patch:
+        return
+    try:
+        before = baseline if baseline is not None and data_key(baseline.data) == data_key(current) else compile_data(current)
+    except KallistiError:
+        return
+    found = left_behind_findings(before, rules, patch, _change_pos(patch, source))
+    if not found:
+        return
+    findings = []
+    for finding, culprit in found:
+        path = str(patch["replace"])
+        whole = change_text({"set": path, "value": without_clauses(rules.data, path, {culprit})})
+        works = suggest and _works(current, whole, source, baseline, screen)
+        findings.append(replace(finding, excerpt=caret(text, finding.pos), suggestion=(
+            f"drop '{culprit}' too, setting the whole rule: `{whole}`" if works else
+            f"take the clause '{culprit}' out of the rule too")))
+    raise KallistiError(findings)
+
+
+def _change_pos(patch, source: str) -> Pos:
+    """Where a change names what it changes: its path (after the verb), else its start."""
+    from kallisti.model.located import child_pos
+    from kallisti.model.patch import verb_of
+
+    try:
+        verb = verb_of(patch)
+    except KallistiError:
+        return patch.pos or Pos(source, 1, 1)
+    return child_pos(patch, verb) or patch.pos or Pos(source, 1, 1)
+
+
+def _short(path: str) -> str:
+    """A path as a rule change may write it: `piles.field.count` is `field.count`."""
+    from kallisti.grammar.rules_front import TOP_KEYS
+
+    parts = str(path).split(".")
+    return ".".join(parts[1:]) if len(parts) > 1 and parts[0] == "piles" and parts[1] not in TOP_KEYS else str(path)
+
+
+def _for_change(findings, patch, text: str, source: str, current, baseline, suggest: bool, screen) -> list[Finding]:
+    """The findings of a refused change, each at the change's own text: one the rules report elsewhere (in the
+    ruleset file, or in an earlier change) is caused by this change, so it is moved to where the change names what
+    it changes, saying where the rules broke, with a suggestion for the change; and a suggestion of another change
+    is one that works (`suggest`)."""
+    at = _change_pos(patch, source)
+    out = []
+    for f in findings:
+        if f.pos.source != source:
+            f = Finding(f.code, f"with this change, {f.message} (the rules at {f.pos})", at, severity=f.severity,
+                        suggestion=_instead(patch, current), excerpt=caret(text, at))
+        elif suggest:
+            f = _working_suggestion(f, patch, source, current, baseline, screen)
+        out.append(f)
+    return out
+
+
+def _instead(patch, current) -> str:
+    """What to do instead of a change that breaks the rest of the rules."""
+    from kallisti.model.patch import split_path, verb_of
+
+    verb = verb_of(patch)
+    path = str(patch[verb])
+    short = _short(path)
+    if verb == "delete":
+        node = current
+        for part in split_path(path):
+            node = node.get(str(part)) if isinstance(node, dict) else None
+        if isinstance(node, dict) and node:
+            return f"keep {short}, which the rest of the rules need; change one of its keys instead (`set {short}.KEY VALUE`)"
+        return f"keep {short}, which the rest of the rules need"
+    if verb in ("set", "add"):
+        return f"give {short} a value the rest of the rules allow"
+    return f"change {short} so that the rest of the rules still hold"
+
+
+def _works(current, statement: str, source: str, baseline, screen) -> bool:
+    """Whether the change `statement` would be adopted: read, screened, applied, checked and tried."""
+    try:
+        patch = parse(statement, source)
+        if screen is not None:
+            screen(patch)
+        amend(current, statement, source=source, baseline=baseline, patch=patch, suggest=False)
+    except KallistiError:
+        return False
+    return True
+
+
+def _working_suggestion(f: Finding, patch, source: str, current, baseline, screen) -> Finding:
+    """`f` with a suggestion that works: the changes a refusal can suggest instead (a close key or clause id, `add`
+    for a key the ruleset may have, `set` for one it has, `replace` for a clause it has, a group's `deal` for its
+    rows), each tried; the first that works is suggested, and when none does, what the place holds is named."""
+    from kallisti.grammar.rules_writer import change_text
+
+    candidates, otherwise = _candidates(f, patch, current)
+    if candidates is None:
+        return f
+    for candidate, say in candidates:
+        try:
+            statement = change_text(candidate)
+        except ValueError:  # a candidate no statement can say (Unwritable) is no suggestion
+            continue
+        if _works(current, statement, source, baseline, screen):
+            return replace(f, suggestion=say.replace("{}", statement, 1))
+    return replace(f, suggestion=otherwise)
+
+
+def _candidates(f: Finding, patch, current):
+    """([(patch, how to say it with `{}` for its statement)], what to say when none works), or (None, None) when
+    the finding's own suggestion offers no change."""
+    import difflib
+
+    from kallisti.model.located import plain
+    from kallisti.model.patch import split_path, verb_of
+
+    verb = verb_of(patch)
+    body = {k: plain(v) for k, v in patch.items()}
+    if f.code == "unknown-path" and verb in ("set", "add", "delete"):
+        parts = split_path(patch[verb])
+        if not parts:  # an empty path: no key to be close to
+            return None, None
+        node, i = current, 0
+        while i < len(parts) - 1 and isinstance(node, dict) and str(parts[i]) in node:
+            node, i = node[str(parts[i])], i + 1
+        keys = [str(k) for k in node] if isinstance(node, dict) else []
+        where = ".".join(map(str, parts[:i])) or "the ruleset"
+        out = []
+        for close in difflib.get_close_matches(str(parts[i]), keys, n=3, cutoff=0.6):
+            out.append(({**body, verb: ".".join(map(str, parts[:i] + [close] + parts[i + 1:]))}, "did you mean `{}`?"))
+        if verb == "set" and i == len(parts) - 1:
+            out.append(({"add": body["set"], "value": body["value"]}, "to add a new key, use `{}`"))
+            rows = _rows(current, parts, body["value"])
+            if rows is not None:
+                out.append(({"set": ".".join(map(str, parts[:-1] + ["deal"])), "value": rows},
+                            "a group's rows are its deal, one entry a row: `{}`"))
+        return out, (f"{where} has: {', '.join(keys)}" if keys else None)
+    if f.code == "schema" and verb == "add":  # a key the ruleset may not have: one it has, or a group's rows
+        parts = split_path(patch["add"])
+        node = current
+        for part in parts[:-1]:
+            node = node.get(str(part)) if isinstance(node, dict) else None
+        keys = [str(k) for k in node] if isinstance(node, dict) else []
+        out = [({"set": ".".join(map(str, parts[:-1] + [close])), "value": body["value"]}, "did you mean `{}`?")
+               for close in difflib.get_close_matches(str(parts[-1]), keys, n=3, cutoff=0.6)]
+        rows = _rows(current, parts, body["value"])
+        if rows is not None:
+            out.append(({"set": ".".join(map(str, parts[:-1] + ["deal"])), "value": rows},
+                        "a group's rows are its deal, one entry a row: `{}`"))
+        return (out, f.suggestion) if out else (None, None)
+    if f.code == "key-exists" and verb == "add":
+        return [({"set": body["add"], "value": body["value"]}, "it is there already: use `{}`")], None
+    if f.code == "unknown-clause" and verb in ("replace", "remove"):
+        try:
+            rule = current
+            for part in split_path(patch[verb]):
+                rule = rule[str(part)] if isinstance(rule, dict) else rule[part]
+            ids = [str(c["id"]) for c in rule if isinstance(c, dict) and "id" in c]
+        except (KeyError, IndexError, TypeError):
+            return None, None
+        return [({**body, "id": close}, "did you mean `{}`?")
+                for close in difflib.get_close_matches(str(patch["id"]), ids, n=3, cutoff=0.6)], None
+    if f.code == "duplicate-clause" and verb in ("require", "forbid"):
+        swap = {"replace": body[verb], "id": body["id"], verb: body["expr"]}
+        if "says" in body:
+            swap["says"] = body["says"]
+        return [(swap, "to change that clause, use `{}`; or give this one another id")], "give the clause another id"
+    return None, None
+
+
+def _rows(current, parts: list, value):
+    """For `set GROUP.rows N`: the group's `deal` with N rows (its last row repeated, or its last rows dropped), or
+    None when the path is no group's `rows` or the group has no rows to go by."""
+    if len(parts) != 3 or parts[0] != "piles" or parts[2] != "rows" or isinstance(value, bool) or not isinstance(value, int):
+        return None
+    group = current.get("piles", {}).get(str(parts[1]))
+    deal = group.get("deal") if isinstance(group, dict) else None
+    if not isinstance(deal, list) or not deal or not 1 <= value <= 100:
+        return None
+    rows = [str(r) for r in deal]
+    return rows[:value] if value <= len(rows) else rows + [rows[-1]] * (value - len(rows))
 
 
 _trials: "OrderedDict[tuple, object]" = OrderedDict()

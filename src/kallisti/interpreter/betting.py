@@ -20,7 +20,7 @@ class Betting:
     def __init__(self, rnd, parts: tuple[bool, ...], max_bet: int):
         self.rnd = rnd
         self.parts = parts  # per part: whether raises are allowed
-        self.max_bet = max_bet
+        self.max_bet = max_bet  # the most one raise may be (the dealer names any amount hir chips cover)
         self.part = 0
         self.stage = "name"
         self.amount = 0
@@ -60,9 +60,10 @@ class Betting:
 
     # -- the parts -------------------------------------------------------------------------------
     def name(self, seat: int, amount: int) -> None:
-        """The dealer names what every other player must match, and puts it in the pot."""
+        """The dealer names what every other player must match, and puts it in the pot: any amount hir chips cover (the
+        limit of `max_bet` is on raises)."""
         self._expect(seat, "name")
-        most = min(self.max_bet, self.rnd.stacks[seat])
+        most = self.rnd.stacks[seat]
         if not 0 <= amount <= most:
             raise BetError(f"name an amount from 0 to {most}")
         self._pay(seat, amount)
@@ -130,6 +131,12 @@ class Betting:
             self.stage = "name"
 
     # -- the auction of the dealership -------------------------------------------------------------
+    def auction_first(self) -> None:
+        """Begin with the auction of the dealership, the dealer having folded before the first part: the new dealer
+        then names the first part's amount."""
+        self.part = -1  # the auction ends by moving on to the next part: the first
+        self._start_auction()
+
     def _start_auction(self) -> None:
         self.rnd.events.append({"type": "auction"})
         old = self.rnd.dealer

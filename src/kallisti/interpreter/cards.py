@@ -92,12 +92,13 @@ class Deck:
             self.representative.setdefault(kind[c], c)
         self._stand_ins: dict[tuple, int] = {}
 
-    def stand_in(self, card: int, values: tuple[int, ...], rank: int | None = None) -> int:
+    def stand_in(self, card: int, values: tuple[int, ...], rank: int | None = None, tag: str = "") -> int:
         """A card that is `card` counted with other `values` (and, if given, another rank), for judging hands:
         an ace that may count only one, a card shifted by a modifier. It has a kind of its own, is never dealt,
-        and is made once per (card kind, values, rank)."""
+        and is made once per (card kind, values, rank, tag); a `tag` tells apart stand-ins that read alike but are
+        judged otherwise (a wild card that a devaluation keeps from counting some values)."""
         rank = self.rank[card] if rank is None else rank
-        key = (self.kind[card], tuple(values), rank)
+        key = (self.kind[card], tuple(values), rank) + ((tag,) if tag else ())
         made = self._stand_ins.get(key)
         if made is None:
             made = len(self.rank)

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
 from kallisti.grammar.expressions import Attr, Bool, Call, ListLit, Name, Node, Num, Op, Quant, Str, parse_expression
+from kallisti.interpreter.ranknames import WORDS as RANK_WORDS, rank_words
 
 # Types of the expression language. A "list:T" is a finite collection of T.
 INT, BOOL, RANK, SUIT, COLOR, CARD, PILE, GROUP, STR, MARK, DECK = (
@@ -56,6 +57,9 @@ class Compiled:
     # The groups whose sizes are all it reads of the position, or None when it reads more (piles, cards' faces,
     # moves): while those sizes stay the same, its value does, and a playout need not work it out again.
     sizes: frozenset | None = frozenset()
+    # The ranks it names as constants (`last`, `K`, `king`, the 10 of `card.rank == 10`, `first + 1`), by index in the
+    # deck's order: what a clause's explanation may name.
+    ranks: frozenset = frozenset()
 
 
 def _const(value):
@@ -90,6 +94,11 @@ class Compiler:
         self.constants["first"] = (RANK, 0)
         self.constants["last"] = (RANK, len(deck.ranks) - 1)
         self.constants["ranks"] = (INT, len(deck.ranks))
+        # Every rank also has its word (`king`, `ten`, `ace`), a constant like the others unless the word already names
+        # a rank, suit, colour or mark of the deck; a pile group of that name hides it (and is no `reserved-name`).
+        self.rank_words = {w: i for w, i in rank_words(deck.ranks).items() if w not in self.constants}
+        for word, i in self.rank_words.items():
+            self.constants[word] = (RANK, i)
 
     # -- public -------------------------------------------------------------------------
     def compile(self, text, pos: Pos, scope: dict[str, str], want: str | None = BOOL) -> Compiled:
@@ -99,6 +108,7 @@ class Compiler:
         text = str(text)
         node = parse_expression(text, pos)
         self._text, self._pos, self._uses, self._reads = text, pos, set(), set()
+        self._ranks: set[int] = set()
         self._sizes: set | None = set()
         # `pile.movable` asks the move generator, so only rules read outside move generation may use it.
         self._allow_movable = scope is STATE_SCOPE
@@ -107,7 +117,7 @@ class Compiler:
             raise self._error(node, "expr-type", f"this expression is {_a(typ)}; {_a(want)} is needed here")
         if "totals" in self._reads and not _totals_only_widen(node):
             self._reads.add("values")  # totals read in a way that more totals could make false: values as such
-        return Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads), self._sizes_read())
+        return Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads), self._sizes_read(), frozenset(self._ranks))
 
     def conjuncts(self, text, pos: Pos, scope: dict[str, str]) -> list[Compiled]:
         """The top-level `and` parts of a condition, each compiled alone (with what it reads), for judging them apart."""
@@ -122,12 +132,14 @@ class Compiler:
         out = []
         for node in parts:
             self._text, self._pos, self._uses, self._reads = text, pos, set(), set()
+            self._ranks = set()
             self._sizes = set()
             self._allow_movable = False
             fn, typ = self._compile(node, dict(scope))
             if "totals" in self._reads and not _totals_only_widen(node):
                 self._reads.add("values")
-            out.append(Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads), self._sizes_read()))
+            out.append(Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads), self._sizes_read(),
+                                frozenset(self._ranks)))
         return out
 
     # -- helpers ------------------------------------------------------------------------
@@ -169,8 +181,13 @@ class Compiler:
             return (lambda c: None), DECK
         if name in self.constants:
             typ, v = self.constants[name]
+            if typ == RANK:
+                self._ranks.add(v)
             return _const(v), typ
         choices = list(scope) + list(self.groups) + list(self.constants) + ["deck"]
+        if name in RANK_WORDS and name not in self.groups:
+            raise self._error(node, "unknown-rank", f"'{name}' names no rank of this deck; the ranks are "
+                              f"{' '.join(self.deck.ranks)}", did_you_mean(name, self.rank_words))
         if name in _SLOT_GETTERS:
             raise self._error(node, "unknown-name", f"'{name}' has no meaning in this rule; it may name {', '.join(scope) or 'only groups and constants'}")
         raise self._error(node, "unknown-name", f"unknown name '{name}'", did_you_mean(name, choices))
@@ -245,7 +262,8 @@ class Compiler:
             if name == "packs":
                 return _const(d.packs), INT
         known = {CARD: ["rank", "suit", "family", "color", "value", "values", "marks", "pack", "face_up"], PILE: list(_PILE_ATTRS) + ["movable"],
-                 GROUP: ["size", "count", "empty", "piles"], DECK: ["size", "packs"]}.get(obj_type, ["size"])
+                 GROUP: ["size", "count", "empty", "piles"], DECK: ["size", "packs"], CARDS: ["size", "top", "bottom"]}.get(
+                     obj_type, ["size"] if obj_type.startswith("list:") else [])  # a rank, suit, number… has none
         raise self._error(node, "unknown-attribute", f"{_a(obj_type)} has no attribute '{name}'", did_you_mean(name, known),
                           col=node.name_col)
 
@@ -382,6 +400,7 @@ class Compiler:
         if name not in self.deck.ranks:
             raise self._error(node, "unknown-rank", f"{name} is not a rank of this deck", f"the ranks are {' '.join(self.deck.ranks)}")
         v = self.deck.ranks.index(name)
+        self._ranks.add(v)
         return v
 
     def _relation(self, node, op, a, ta, left, b, tb, right):
@@ -433,6 +452,11 @@ class Compiler:
                 typ = INT
             else:
                 raise self._error(node, "expr-type", f"cannot {'add' if op == 'arith_add' else 'subtract'} {_a(tb)} {'to' if op == 'arith_add' else 'from'} {_a(ta)}")
+            if hasattr(a, "const") and hasattr(b, "const"):  # constants: fold once (`last - 1` names a rank)
+                v = a.const + b.const if op == "arith_add" else a.const - b.const
+                if typ == RANK and 0 <= v < len(self.deck.ranks):
+                    self._ranks.add(v)
+                return _const(v), typ
             if op == "arith_add":
                 return (lambda c: a(c) + b(c)), typ
             return (lambda c: a(c) - b(c)), typ

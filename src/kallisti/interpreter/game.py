@@ -108,6 +108,26 @@ class Game:
         self._reindex()
         return self
 
+    def fork(self) -> "Game":
+        """An independent game at this position, under the same rules, with no history: for a look-ahead (a hint's
+        search) that must leave this game exactly as it was. Stepping and taking back a move restores the
+        position but not the order of the legal moves, which follows the history of the move indexes (undo
+        re-files a pile at the end of a list); a search on a fork changes neither."""
+        twin = Game(self.rules, seed=self.seed, order=self.order, deal_number=self.deal_number)
+        twin.initial_rules = self.initial_rules
+        st, ts = self.state, twin.state
+        for p in range(self.P):
+            ts.piles[p][:] = st.piles[p]
+        ts.down[:] = st.down
+        ts.sizes.clear()
+        ts.sizes.update(st.sizes)
+        ts.redeals.clear()
+        ts.redeals.update(st.redeals)
+        twin.redeal_positions = list(self.redeal_positions)
+        twin.moves_played = self.moves_played
+        twin._reindex()
+        return twin
+
     # -- indexes for fast move generation ------------------------------------------------
     # Tables that depend only on the ruleset: computed by the first game, shared by every later one.
     SHARED_TABLES = ("group_list", "gindex", "onto", "empty_ok", "take_max", "take_counts", "source_info", "accepted_on",

@@ -7,7 +7,7 @@ from itertools import combinations, combinations_with_replacement, islice
 
 from kallisti.errors import Pos, error
 from kallisti.interpreter.compiler import Ctx, RuleRuntimeError
-from kallisti.model.hands import HandRules
+from kallisti.model.hands import HandRules, WildRule
 
 MAX_MEMO = 200_000  # condition answers kept per grouping (by the kinds of the cards), then forgotten
 MAX_JUDGES = 500  # groupings whose answers are kept for sharing between evaluators, then forgotten
@@ -49,6 +49,7 @@ class Evaluation:
     keys: tuple = ()  # what partitions compare: each group's (rank, -nulls, wild tie-break), highest first
     fewest_wild: dict = field(default_factory=dict)  # grouping id -> the fewest wild cards of a set forming it
     stand_ins: tuple = ()  # (card, the stand-in it was judged as): devalued or shifted cards
+    wild_devalued: tuple = ()  # (wild card, devaluation id): a wild card that stands for the devaluation's cards as devalued
 
     @property
     def ranks(self) -> tuple[int, ...]:
@@ -119,9 +120,14 @@ class HandEvaluator:
         self._reps: dict[tuple, tuple] = {}
         self._tie = {"none": 0, "fewer-wins": -1, "more-wins": 1}[hr.wild_ties]
         self._answers: dict[str, dict] = {}  # grouping id -> its condition answers (shared, see _JUDGED)
+        # A devaluation reaches wild cards through wild rules of its own (`_devalued_wild`), keyed by the ids of both:
+        # their answers depend on the devaluations too.
+        devalued = tuple(sorted((d.id, d.kinds, d.to) for d in hr.devalue)) if hr.wild else ()
+        self._devalued_rules: dict[tuple, WildRule] = {}  # (wild rule id, devaluation id) -> the wild rule as devalued
+        self._devalued_kinds: dict[int, str] = {}  # the kind of a wild card's devalued stand-in -> the devaluation id
         for g in self.simple:
             judge = (g.text, g.sizes, g.uses_hand, self.deck.signature, self._nullable.get(g.id),
-                     tuple(sorted((w.id, w.kinds, w.stand_ins) for w in hr.wild)))
+                     tuple(sorted((w.id, w.kinds, w.stand_ins) for w in hr.wild)), devalued)
             if judge not in _JUDGED and len(_JUDGED) >= MAX_JUDGES:
                 _JUDGED.clear()
             self._answers[g.id] = _JUDGED.setdefault(judge, {})
@@ -157,9 +163,12 @@ class HandEvaluator:
                     if best is not None and option.keys <= best.keys:
                         continue
                     left_out = tuple(cards[i] for i, c in enumerate(effective) if c is None)
+                    kinds = self.deck.kind
                     option = replace(option, cards=cards, unused=self._sorted(option.unused + left_out),
                                      stand_ins=tuple((cards[i], c) for i, c in enumerate(effective)
-                                                     if c is not None and c != cards[i]))
+                                                     if c is not None and c != cards[i] and kinds[c] not in self._devalued_kinds),
+                                     wild_devalued=tuple((cards[i], self._devalued_kinds[kinds[c]]) for i, c in enumerate(effective)
+                                                         if c is not None and kinds[c] in self._devalued_kinds))
                 if best is None or option.keys > best.keys:
                     best = option
             best = best or plain  # the budget ran out before any way was judged
@@ -201,9 +210,9 @@ class HandEvaluator:
         return Evaluation(physical, groups, self._sorted(unused), frozenset(fewest_wild), steps.steps, complete, keys,
                           fewest_wild)
 
-    def _simple_sets(self, cards, found, steps) -> None:
+    def _simple_sets(self, cards, found, steps, hand=None) -> None:
         """Every set of the hand's cards that forms each simple grouping (masks over the hand's positions), with the
-        fewest null cards it needs."""
+        fewest null cards it needs. `cards` may be a part of the `hand` (what conditions read as `hand`)."""
         n = len(cards)
         kind = self.deck.kind
         by_size: dict[int, list] = {}
@@ -211,8 +220,9 @@ class HandEvaluator:
             found[g.id] = {}
             for k in range(g.sizes[0], min(g.sizes[1], n) + 1):
                 by_size.setdefault(k, []).append(g)
-        self._ctx.locals["hand"] = list(cards)
-        whole = tuple(sorted(kind[c] for c in cards))
+        hand = cards if hand is None else hand
+        self._ctx.locals["hand"] = list(hand)
+        whole = tuple(sorted(kind[c] for c in hand))
         wild = [self._wild.get(kind[c]) for c in cards]
         # Plain cards in order of kind, wild ones after them: every combination's kinds come out sorted, the memo's
         # key as it is; wild cards are keyed by their rule alone, since each may stand for any card it allows.
@@ -420,6 +430,74 @@ class HandEvaluator:
         d = self.deck
         return tuple(sorted(cards, key=lambda c: (d.rank[c], d.suit[c], c)))
 
+    # -- an arrangement judged as it lies ---------------------------------------------------------
+    def judge_arrangement(self, cards, sets, budget: int | None = None) -> Evaluation:
+        """`cards` laid down in the groups `sets` (each a collection of the hand's cards), judged under these rules
+        without arranging them again: each set counts as the best grouping all its cards form together, or as nothing
+        (its cards are then unused). What the rules leave to the player (which card a devaluation takes, a shift, what
+        a wild card stands for) is still the player's best choice. Cripples look at the whole hand, as ever."""
+        cards = tuple(cards)
+        where = {c: i for i, c in enumerate(cards)}
+        sets = [tuple(sorted(where[c] for c in s if c in where)) for s in sets]
+        sets = [s for s in sets if s]
+        whole = self.evaluate(cards, budget)
+        steps = _Steps(self.hand_rules.budget if budget is None else budget)
+        plain = self._judge_sets(cards, cards, sets, steps)
+        best = None if self.hand_rules.devalue or self.hand_rules.shift else plain
+        if best is None:
+            kinds = self.deck.kind
+            for effective in self._variants(cards, plain):
+                if effective == cards:  # the rules leave the player free to change nothing
+                    option = plain
+                elif steps.steps > steps.budget:
+                    break
+                else:
+                    option = self._judge_sets(effective, cards, sets, steps)
+                    option = replace(option, stand_ins=tuple((cards[i], c) for i, c in enumerate(effective)
+                                                             if c is not None and c != cards[i]
+                                                             and kinds[c] not in self._devalued_kinds),
+                                     wild_devalued=tuple((cards[i], self._devalued_kinds[kinds[c]])
+                                                         for i, c in enumerate(effective)
+                                                         if c is not None and kinds[c] in self._devalued_kinds))
+                if best is None or option.keys > best.keys:
+                    best = option
+            best = best or plain  # the budget ran out before any way was judged
+        return replace(best, holds=whole.holds, fewest_wild=whole.fewest_wild, steps=steps.steps,
+                       complete=whole.complete and steps.steps <= steps.budget and not steps.approximate)
+
+    def _judge_sets(self, effective, physical, sets, steps) -> Evaluation:
+        """The groups the position sets `sets` form as they lie, each judged whole (a card left out of every group, None
+        in `effective`, breaks its set)."""
+        tie = self._tie
+        chosen = []
+        for positions in sets:
+            if any(effective[i] is None for i in positions):
+                continue
+            part = [effective[i] for i in positions]
+            found: dict[str, dict[int, int]] = {}
+            try:
+                self._simple_sets(part, found, steps, hand=[c for c in effective if c is not None])
+                self._multiple_sets(found, steps)
+            except BudgetSpent:
+                break
+            full = (1 << len(part)) - 1
+            wild = sum(self.deck.kind[c] in self._wild for c in part)
+            options = [((g.rank, -found[g.id][full], tie * wild), g.id) for g in self.hand_rules.groupings.values()
+                       if g.rank is not None and g.enabled and full in found.get(g.id, {})]
+            if options:
+                key, gid = max(options)
+                chosen.append((key, gid, positions, -key[1], wild))
+        chosen.sort(key=lambda t: t[0], reverse=True)
+        groups = tuple(self._group_of(physical, positions, gid, nulls, wild) for _, gid, positions, nulls, wild in chosen)
+        used = {i for _, _, positions, _, _ in chosen for i in positions}
+        unused = tuple(c for i, c in enumerate(physical) if i not in used)
+        return Evaluation(tuple(physical), groups, self._sorted(unused), frozenset(), steps.steps, True,
+                          tuple(key for key, *_ in chosen))
+
+    def _group_of(self, cards, positions, gid: str, nulls: int, wild: int) -> Group:
+        g = self.hand_rules.groupings[gid]
+        return Group(gid, g.name, g.rank, self._sorted(cards[i] for i in positions), nulls, wild)
+
     # -- devalued and shifted cards ---------------------------------------------------------------
     def _variants(self, cards, plain: Evaluation):
         """The hands the player may have judged under `devalue` and `shift`: each a tuple of the card judged at each
@@ -437,27 +515,57 @@ class HandEvaluator:
                 yield effective
 
     def _devaluations(self, cards, d, plain: Evaluation) -> list[dict]:
-        """The ways devaluation d may apply to the hand: {position: stand-in or None}; [{}] when it does not."""
+        """The ways devaluation d may apply to the hand: {position: stand-in or None}; [{}] when it does not.
+
+        A wild card is devalued by what it stands for: one that may stand for d's cards stays wild, but stands for them
+        only as devalued (a wild eight standing for an ace counts one under the Lady)."""
         kind = self.deck.kind
-        matched = [i for i, c in enumerate(cards) if kind[c] in d.kinds]
+        matched = [i for i, c in enumerate(cards)
+                   if (kind[c] in d.kinds and kind[c] not in self._wild)
+                   or (kind[c] in self._wild and d.kinds.intersection(self._wild[kind[c]].stand_ins))]
         if not matched or (plain.top in d.spare):
             return [{}]
+
+        def devalued(i: int) -> int:
+            w = self._wild.get(kind[cards[i]])
+            return self.deck.stand_in(cards[i], d.to) if w is None else self._devalued_wild(cards[i], w, d)
+
         options = []
         if d.count is None:
-            options.append({i: self.deck.stand_in(cards[i], d.to) for i in matched})
+            options.append({i: devalued(i) for i in matched})
         else:
             seen = set()
             for chosen in combinations(matched, min(d.count, len(matched))):
                 which = tuple(sorted(kind[cards[i]] for i in chosen))
                 if which not in seen:
                     seen.add(which)
-                    options.append({i: self.deck.stand_in(cards[i], d.to) for i in chosen})
+                    options.append({i: devalued(i) for i in chosen})
         if d.if_uses:
             triggers = [i for i, c in enumerate(cards) if kind[c] in d.if_uses]
             if not triggers:
                 return [{}]
             options.append({i: None for i in triggers})  # the player leaves those cards out instead
         return options
+
+    def _devalued_wild(self, card: int, w, d) -> int:
+        """A stand-in for wild card `card` (of rule w) under devaluation d: as wild, but standing for d's cards only as
+        devalued. Its wild rule (made once per pair of rules) is w with each such stand-in replaced by its devalued one."""
+        deck = self.deck
+        rule = self._devalued_rules.get((w.id, d.id))
+        if rule is None:
+            stand_ins = []
+            for k in w.stand_ins:
+                if k in d.kinds and k in self._first:
+                    made = deck.stand_in(self._first[k], d.to)
+                    self._first.setdefault(deck.kind[made], made)
+                    k = deck.kind[made]
+                stand_ins.append(k)
+            rule = self._devalued_rules[(w.id, d.id)] = WildRule(f"{w.id}~{d.id}", w.kinds, tuple(stand_ins))
+        made = deck.stand_in(card, deck.values[card], None, tag=rule.id)
+        self._first.setdefault(deck.kind[made], made)
+        self._wild[deck.kind[made]] = rule
+        self._devalued_kinds[deck.kind[made]] = d.id
+        return made
 
     def _shifts(self, cards, s) -> list[dict]:
         """The ways shift s may apply: no shift, or `points` moved from one card to another of the hand."""

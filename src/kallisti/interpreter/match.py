@@ -21,7 +21,8 @@ MAX_ACTIVE_CHANGES = 100
 # Keys a change may not touch once the match has begun: they shape the match for everyone, not one
 # player's rules. A player's own limit (`loses_at`) and what the player may do as Player X
 # (`player_x`) are that player's rules, and may change.
-FIXED_KEYS = ("match.seats", "match.pack", "match.start_score", "match.equal_turns", "match.both_over", "match.max_turns")
+FIXED_KEYS = ("match.seats", "match.pack", "match.start_score", "match.equal_turns", "match.last_turns", "match.both_over",
+              "match.max_turns")
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,7 @@ class Match:
         self.shuffle_choice: bool | None = None
         self.x_actions = 0  # changes imposed in the present Player X phase
         self.first_over: int | None = None
+        self.turns_at_limit: list[int] | None = None  # the turns each seat had taken when a total first reached its limit
         self.result: Result | None = None
         self.packs: list[tuple[str, list[int]] | None] = [None] * (n if base.match.pack == "per-seat" else 1)
         self._effective: dict[int, tuple[tuple, object]] = {}
@@ -221,8 +223,10 @@ class Match:
         self._after_move()
         return True
 
-    def check_change(self, seat: int, text: str, source: str = "<change>") -> amend.Amendment:
-        """Validate a change Player X proposes, without adopting it (KallistiError says why it is refused)."""
+    def check_change(self, seat: int, text: str, source: str = "<change>", replay: bool = False) -> amend.Amendment:
+        """Validate a change Player X proposes, without adopting it (KallistiError says why it is refused). A change
+        replayed from a log was adopted once: it is checked again as rules, but not for what it meant to allow
+        (`change-left-behind`), so a log made before that check still replays."""
         self._expect(seat, "player-x")
         if self.x_actions >= self.x_rules(seat).changes:
             raise MatchError("Player X may make no (more) rule changes this turn")
@@ -233,18 +237,22 @@ class Match:
                                         patch.pos or Pos(source, 1, 1), suggestion="revoke one of them first"))
         if "revoke" in patch:
             raise MatchError("use `revoke ID` to take back a change")
-        path = next((str(patch[v]) for v in ("set", "add", "delete") if v in patch), "")
-        for fixed in FIXED_KEYS:
-            if path == fixed or path.startswith(fixed + ".") or fixed.startswith(path + ".") or path == "match":
-                raise KallistiError(Finding("change-fixed", f"'{path}' cannot change once the match has begun", patch.pos or Pos(source, 1, 1),
-                                            suggestion="change a rule of play, the score, the layout or an honour rule"))
+        _refuse_fixed(patch, source)
         current = self.rules_for(target)
-        return amend.amend(current.data, text, source=source, baseline=current, patch=patch)
+        # The data rebuilt from the changes themselves (compiled rules are shared by equal data, and keep the
+        # positions of whichever was compiled first), so that a finding in an earlier change names that change.
+        data = amend.apply_all(self.base.data, [c.patch for c in self.active_changes(target)])
+        return amend.amend(data, text, source=source, baseline=current, patch=patch,
+                           screen=lambda p: _refuse_fixed(p, source), intent=not replay, suggest=not replay)
 
-    def impose(self, seat: int, text: str, source: str = "<change>", nastiness: float | None = None) -> Change:
+    def impose(self, seat: int, text: str, source: str = "<change>", nastiness: float | None = None,
+               replay: bool = False) -> Change:
         """Player X imposes a change on the player who has just played; it takes effect from that player's next turn."""
-        adopted = self.check_change(seat, text, source)
-        change = Change(f"c{len(self.changes) + 1}", seat, self.current, self.turn, text.strip(), adopted.patch, nastiness=nastiness)
+        adopted = self.check_change(seat, text, source, replay)
+        cid = f"c{len(self.changes) + 1}"
+        # Kept with positions in a text of its own name, so that a later change breaking this one is told apart.
+        patch = amend.parse(text, f"<{cid}>")
+        change = Change(cid, seat, self.current, self.turn, text.strip(), patch, nastiness=nastiness)
         self.changes.append(change)
         self.events.append({"type": "change", "by": seat, "on": self.current, "id": change.id, "text": change.text})
         self.x_actions += 1
@@ -268,16 +276,35 @@ class Match:
             ids = ", ".join(c.id for c in self.revokable(seat)) or "none"
             raise MatchError(f"no change '{change_id}' that {self.seats[self.current].name} imposed on you is in force "
                              f"(you may revoke: {ids})")
-        rest = [c for c in self.active_changes(seat) if c is not change]
-        try:
-            amend.compile_data(amend.apply_all(self.base.data, [c.patch for c in rest]))
-        except KallistiError as exc:
-            raise MatchError(f"revoking {change_id} would leave a later change without its subject "
-                             f"({exc.findings[0].message}); revoke that one first") from None
+        dependent, why = self.dependent(seat, change)
+        if dependent is not None:
+            may = dependent in self.revokable(seat)
+            raise MatchError(f"revoking {change_id} would leave {dependent.id} ({dependent.text}) without its subject: "
+                             f"{why}; " + (f"revoke {dependent.id} first" if may else
+                                           f"{dependent.id} was imposed by {self.seats[dependent.author].name}, so "
+                                           f"{change_id} stays while it is in force"))
         change.revoked_turn = self.turn
         self.events.append({"type": "revoke", "by": seat, "change": change_id})
         self._next_turn()
         return change
+
+    def dependent(self, seat: int, change: Change) -> tuple[Change | None, str]:
+        """When the changes in force on `seat` no longer make valid rules once `change` is taken away: the first of
+        them that no longer applies, or no longer compiles, and what goes wrong; otherwise (None, "")."""
+        rest = [c for c in self.active_changes(seat) if c is not change]
+        try:
+            amend.compile_data(amend.apply_all(self.base.data, [c.patch for c in rest]))
+            return None, ""
+        except KallistiError:
+            pass
+        data = self.base.data
+        for c in rest:
+            try:
+                data = amend.apply_all(data, [c.patch])
+                amend.compile_data(data)
+            except KallistiError as exc:
+                return c, exc.findings[0].message
+        return None, ""
 
     def pass_turn(self, seat: int) -> None:
         """Player X makes no (further) change."""
@@ -383,8 +410,9 @@ class Match:
         over = [s for s in range(len(self.seats)) if self.totals[s] >= self.loses_at(s)]
         if over and self.first_over is None:
             self.first_over = self.current if self.current in over else over[0]
+            self.turns_at_limit = list(self.turns_taken)
         round_done = len(set(self.turns_taken)) == 1
-        if over and (not m.equal_turns or round_done):
+        if over and self._last_turns_played(m.last_turns, round_done):
             if len(over) == 1:
                 self.result = Result(over[0], f"{self.seats[over[0]].name} reached {self.loses_at(over[0])}")
             elif m.both_over == "first-loses":
@@ -397,6 +425,16 @@ class Match:
         elif self.turn >= m.max_turns and round_done:
             self.result = self._highest(f"{m.max_turns} turns played; the higher total loses")
         return self.result is not None
+
+    def _last_turns_played(self, last_turns: str, round_done: bool) -> bool:
+        """Whether the turns still owed once a total reached its limit have been played (`match.last_turns`)."""
+        if last_turns == "none":
+            return True
+        if last_turns == "round":
+            return round_done
+        # others: every seat but the one that reached the limit first has taken a turn since
+        return all(taken > before for s, (taken, before) in enumerate(zip(self.turns_taken, self.turns_at_limit))
+                   if s != self.first_over)
 
     def _highest(self, reason: str) -> Result:
         top = max(self.totals)
@@ -435,7 +473,7 @@ class Match:
             if not self.redo(seat):
                 raise MatchError("nothing to redo")
         elif kind == "change":
-            change = self.impose(seat, str(ev["text"]))
+            change = self.impose(seat, str(ev["text"]), replay=True)
             if ev.get("id") not in (None, change.id):
                 raise MatchError(f"the change would be {change.id}, not {ev.get('id')}")
         elif kind == "revoke":
@@ -444,6 +482,16 @@ class Match:
             self.pass_turn(seat)
         else:
             raise MatchError(f"unknown event {ev!r}")
+
+
+def _refuse_fixed(patch, source: str) -> None:
+    """Refuse a change to a key that shapes the match for everyone (FIXED_KEYS)."""
+    path = next((str(patch[v]) for v in ("set", "add", "delete") if v in patch), "")
+    for fixed in FIXED_KEYS:
+        if path == fixed or path.startswith(fixed + ".") or fixed.startswith(path + ".") or path == "match":
+            raise KallistiError(Finding("change-fixed", f"'{path}' cannot change once the match has begun",
+                                        patch.pos or Pos(source, 1, 1),
+                                        suggestion="change a rule of play, the score, the layout or an honour rule"))
 
 
 def seats_from_text(text: str) -> list[Seat]:

@@ -97,13 +97,16 @@ def parse_move(game, text: str) -> int:
         if not _COUNT.fullmatch(words[2]) or int(words[2]) < 1:
             raise MoveRefused(f"'{words[2]}' is not a number of cards")
         count = int(words[2])
-    # Among the legal moves the words allow, take the one moving the most cards (a whole run).
-    best = None
+    # Among the legal moves the words allow, take the one moving the most cards (a whole run); of those, the
+    # lowest move: from the lowest-numbered source to the lowest-numbered target that takes the cards (`t7 f`:
+    # the first foundation that accepts the card), as an automatic move chooses. Never the first one listed:
+    # the order of the legal moves follows the history of the game's move indexes, not the position alone.
+    best = best_n = None
     for m in legal:
         kind, src, dst, n = game.decode(m)
         if kind == "move" and src in sources and dst in targets and (count is None or n == count):
-            if best is None or n > game.decode(best)[3]:
-                best = m
+            if best is None or n > best_n or (n == best_n and m < best):
+                best, best_n = m, n
     if best is not None:
         return best
     raise MoveRefused(explain(game, sources[0], targets[0] if len(targets) == 1 else _first_target(game, targets), count or 1))

@@ -92,6 +92,8 @@ class Round:
         self.betting = None
         self.betting_stage = None  # first: the betting after the draw; last: after the extra bets are matched
         self.queue, self.extra, self.candidate = [], {}, None
+        self.seconds: list[int] = []  # the players still to be served in the second deal (and to lay an extra bet)
+        self.betting_extra = False  # whether this round's players lay extra bets
         self.in_play: list[tuple[str, int | None]] = []  # modifiers in play, in order, with their declarer (or None)
         self.unheld: set[str] = set()  # modifiers whose compelled card nobody still in held: their `unheld` apply
         self.asked: set[tuple[int, str]] = set()  # (seat, modifier) pairs already asked to declare
@@ -100,6 +102,8 @@ class Round:
         self.beside: list[int] = []  # declared cards laid beside their players, replaced in their hands
         self.offer: list[int] = []  # cards offered for a replaced card's place
         self.choosing: int | None = None
+        self.laid: dict[int, tuple] = {}  # seat -> the modifier parts that applied to its hand when it was laid down
+        self.reformed: dict[int, tuple] = {}  # seat -> the parts it was arranged again under (`reform: once`)
         if table.stake and self.carry:
             self.pot = self.carry  # the pot of a round everybody folded is this round's ante
         elif table.stake:
@@ -169,59 +173,83 @@ class Round:
         self._compulsory(seat, cards)
 
     def _second_deal(self) -> None:
-        """The dealer's second cards, then each other player's: bought face down first, where the rules sell them."""
+        """The dealer's second cards; then each other player's in turn, from the Elder: bought face down first, where
+        the rules sell them, the rest dealt, and then, where the rules have them, that player's extra bet."""
         table = self.rules.table
-        self.queue = []
-        if table.second:
-            if self.dealer not in self.folded:
-                self._deal(self.dealer, table.second, table.second_up[0])
-            others = [s for s in self.precedence[1:] if s not in self.folded]
-            if table.stake and table.buy and others:
-                self.queue, self.phase = others, "buy"
+        self.queue, self.extra = [], {}
+        if table.second and self.dealer not in self.folded:
+            self._deal(self.dealer, table.second, table.second_up[0])
+        self.seconds = [s for s in self.precedence[1:] if s not in self.folded]  # the players still to be served
+        self.betting_extra = bool(table.stake and table.extra_bets and self.seconds and self.dealer not in self.folded)
+        self._next_second()
+
+    def _next_second(self) -> None:
+        """Serve the next player of the second deal: ask hir to buy, or deal hir cards and ask hir extra bet; when
+        everyone is served, the dealer is asked to match the extra bets (or the last betting begins)."""
+        table = self.rules.table
+        while self.seconds:
+            seat = self.seconds[0]
+            if table.second and table.stake and table.buy:
+                self.queue, self.phase = [seat], "buy"
                 return
-            for seat in others:
+            if table.second:
                 self._deal(seat, table.second, table.second_up[1])
-        self._start_extra_bets()
+            if self.betting_extra:
+                self.queue, self.phase = [seat], "extra"
+                return
+            self.seconds.pop(0)
+        if self.betting_extra:
+            self.queue, self.phase, self.candidate, self.first_dealer = [], "accept", self.dealer, self.dealer
+        else:
+            self._start_last_betting()
 
     def _buy(self, seat: int, n: int) -> None:
-        """Buy n of the second cards face down, a stake each; the rest are dealt as the rules say."""
+        """Buy n of the second cards face down, a stake each; the rest are dealt as the rules say. The player then
+        lays hir extra bet, where the rules have them."""
         table = self.rules.table
         most = min(table.buy, table.second, self.stacks[seat] // table.stake)
         if not 0 <= n <= most:
             raise BetError(f"buy from 0 to {most} cards")
-        self.queue.pop(0)
         self.stacks[seat] -= n * table.stake
         self.pot += n * table.stake
         self.events.append({"type": "buy", "seat": seat, "count": n, "chips": n * table.stake})
         self._deal(seat, n, face_up=False)
         self._deal(seat, table.second - n, table.second_up[1])
-        if not self.queue:
-            self._start_extra_bets()
+        if self.betting_extra:
+            self.phase = "extra"
+            return
+        self.seconds.pop(0)
+        self._next_second()
 
     # -- the extra bets and the passing of the dealership ---------------------------------------
-    def _start_extra_bets(self) -> None:
-        table = self.rules.table
-        others = [s for s in self.precedence[1:] if s not in self.folded]
-        if table.stake and table.extra_bets and others and self.dealer not in self.folded:
-            self.queue, self.phase, self.extra = others, "extra", {}
-        else:
-            self._start_last_betting()
-
     def _extra(self, seat: int, chips: int) -> None:
         """An extra bet, laid in front of the player until the dealership is settled."""
         most = min(self.rules.table.max_bet, self.stacks[seat])
         if not 0 <= chips <= most:
             raise BetError(f"bet from 0 to {most}")
-        self.queue.pop(0)
         self.stacks[seat] -= chips
         self.extra[seat] = chips
         self.events.append({"type": "extra", "seat": seat, "chips": chips})
-        if not self.queue:
-            self.phase, self.candidate, self.first_dealer = "accept", self.dealer, self.dealer
+        self.seconds.pop(0)
+        self._next_second()
 
-    def _accept(self, seat: int, take: bool) -> None:
+    def _accept(self, seat: int, take: bool, fold: bool = False) -> None:
         """The dealer (or, the dealership passed on, the player asked) matches the others' extra bets and deals on;
-        or passes the dealership to the next player. Round the table back to the dealer, everyone folds."""
+        or passes the dealership to the next player. Round the table back to the dealer, everyone folds. The dealer,
+        asked first, may instead fold: the extra bets go back and the dealership is auctioned, as when a dealer folds in
+        the betting; the last parts of betting follow with the new dealer."""
+        if fold:
+            if take or seat != self.dealer:
+                raise BetError("only the dealer, asked to match the extra bets, may fold")
+            for s, c in self.extra.items():  # never matched: the extra bets go back
+                self.stacks[s] += c
+            self.extra = {}
+            self.fold(seat)
+            table = self.rules.table
+            self.betting, self.betting_stage, self.phase = Betting(self, table.last_betting, table.max_bet), "last", "bet"
+            self.betting.auction_first()
+            self._betting_over()
+            return
         cost = sum(c for s, c in self.extra.items() if s != seat)
         if take:
             if self.stacks[seat] < cost:
@@ -313,25 +341,41 @@ class Round:
             if m.visible is not None and m.visible in shown and self._allowed(m):
                 self._bring_in(m)
 
+    @property
+    def showdown_order(self) -> list[int]:
+        """The seats still in, in the order they lay their hands down at the showdown: from the Elder round to the
+        dealer."""
+        return [s for s in self.precedence[1:] + [self.dealer] if s not in self.folded]
+
     def _askable(self) -> list[tuple[int, str]]:
-        """The (seat, modifier) pairs that may be asked now, the most senior seat first: a player still in holds the
-        card of an optional declared modifier that may come into play by hir, and has not been asked about it yet."""
+        """The (seat, modifier) pairs that may be asked now: a player still in holds the card of an optional declared
+        modifier that may come into play by hir, and has not been asked about it yet. With `declarations: round`,
+        every such player, the most senior first; with `showdown`, the players who have laid their hands down and the
+        one whose turn it is, in the order they show. An `opening` modifier only while no hand is laid down."""
         active = [s for s in self.precedence if s not in self.folded]
         if len(active) < 2:
             return []
+        if self.rules.table.declarations == "showdown":
+            order = self.showdown_order
+            turn = next((s for s in order if s not in self.laid), None)
+            active = [s for s in order if s in self.laid or s == turn]
         return [(s, m.id) for s in active for m in self.rules.modifiers
                 if m.declare is not None and not m.must and (s, m.id) not in self.asked and self._allowed(m, s)
-                and self._holding(s, m.declare) is not None]
+                and not (m.opening and self.laid) and self._holding(s, m.declare) is not None]
 
     def _before_showdown(self) -> None:
-        """Each player still in who holds a modifier's card may declare it, the most senior first; then the showdown."""
+        """Each player still in who holds a modifier's card may declare it (when, `table.declarations` says); the hands
+        are laid down; then the showdown."""
         self.asked = set()  # the declarations begin: nobody has been asked yet
+        self.laid, self.reformed = {}, {}
         self._continue()
 
     def _continue(self) -> None:
         """What comes next before the showdown: a choice of replacement cards, a reveal, or the next declaration (the
-        queue recomputed, since what is in play decides what may be declared); else the showdown."""
+        queue recomputed, since what is in play decides what may be declared); else the next hand laid down, and at
+        last the showdown."""
         self._visible_modifiers()  # a declared, compelled or revealed card may be face up now
+        self._reform()
         if self.offer:
             self.phase = "choose"
             return
@@ -339,8 +383,40 @@ class Round:
         if self.revealing:
             self.phase = "reveal"
             return
-        self.queue = self._askable()
-        self.phase = "declare" if self.queue else "showdown"
+        while True:
+            self.queue = self._askable()
+            if self.queue:
+                self.phase = "declare"
+                return
+            turn = next((s for s in self.showdown_order if s not in self.laid), None)
+            if turn is None:
+                self.phase = "showdown"
+                return
+            self._lay_down(turn)
+
+    def _lay_down(self, seat: int) -> None:
+        """The seat lays hir hand down: it is arranged under the rules that apply to it now (see `reform`). With
+        `declarations: round` every hand is laid down at once, after the declarations, and nobody is told."""
+        self.laid[seat] = self.entries_for(seat)
+        if self.rules.table.declarations == "showdown":
+            self.events.append({"type": "lay-down", "seat": seat, "cards": list(self.hands[seat])})
+
+    def _reform(self) -> None:
+        """With `reform: once`, the first change to the rules of a hand already laid down lets it be arranged again,
+        under the rules as they then are; later changes judge that arrangement as it lies."""
+        if self.rules.table.reform != "once":
+            return
+        for seat, entries in self.laid.items():
+            if seat not in self.reformed and seat not in self.folded and self.entries_for(seat) != entries:
+                self.reformed[seat] = self.entries_for(seat)
+
+    def arranged_under(self, seat: int) -> tuple:
+        """The modifier parts under which `seat`'s hand is arranged at the showdown (its rules judge the arrangement):
+        its rules now, unless `reform` keeps the arrangement it was laid down with (or arranged again in, once)."""
+        reform = self.rules.table.reform
+        if reform == "always" or seat not in self.laid:
+            return self.entries_for(seat)
+        return self.laid[seat] if reform == "never" else self.reformed.get(seat, self.laid[seat])
 
     @property
     def declaring(self) -> str | None:
@@ -512,7 +588,8 @@ class Round:
     # -- the betting ----------------------------------------------------------------------------
     def bet(self, seat: int, what: str, *args) -> None:
         """A money action: in a betting part `name` (amount), `answer` (match, raise_by), `cover` (accept), `bid`
-        (more); then `buy` (cards), `extra` (chips), `accept` (take the dealership or pass it); before the showdown
+        (more); then `buy` (cards), `extra` (chips), `accept` (take the dealership or pass it; the dealer may give
+        `fold=True` instead); before the showdown
         `declare` (yes), `choose` (card), `reveal` (card)."""
         if what in ("buy", "extra", "accept", "declare", "choose", "reveal"):
             if self.asks != (seat, what):
@@ -522,6 +599,11 @@ class Round:
         if self.phase != "bet":
             raise BetError("there is no betting now")
         getattr(self.betting, what)(seat, *args)
+        self._betting_over()
+
+    def _betting_over(self) -> None:
+        """When the betting round is done: the showdown (nobody took the dealership: everyone has folded), the
+        declarations before it, or the second deal."""
         if self.betting.done:
             if self.betting.carried:
                 self.phase = "showdown"
@@ -545,8 +627,17 @@ class Round:
             self._pay(active[0])
             self.events.append({"type": "win", "seat": active[0], "showdown": False})
             return RoundResult(active[0], (), {}, False)
-        # Each hand is judged under its own rules; hands are compared under the rules common to all.
-        shown = {s: self.seat_evaluator(s, evaluator).evaluate(self.hands[s]) for s in active}
+        # Each hand is judged under its own rules; hands are compared under the rules common to all. A hand kept in
+        # the arrangement it was laid down in (`reform`) is judged as it lies.
+        shown = {}
+        for s in active:
+            own = self.seat_evaluator(s, evaluator)
+            arranged = self.arranged_under(s)
+            if arranged == self.entries_for(s):
+                shown[s] = own.evaluate(self.hands[s])
+            else:
+                layout = evaluator_for(evaluator, arranged).evaluate(self.hands[s])
+                shown[s] = own.judge_arrangement(self.hands[s], [g.cards for g in layout.groups])
         best = evaluator_for(evaluator, self.common_entries()).showdown([shown[s] for s in active])
         tied = tuple(active[i] for i in best)
         winner = tied[0]  # `active` runs from the most senior

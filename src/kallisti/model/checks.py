@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from kallisti.errors import Finding, did_you_mean
 from kallisti.interpreter.state import row_faces
+from kallisti.model.bounds import bounds_findings
 from kallisti.model.clause_checks import clause_findings
 from kallisti.model.layout import group_layouts
 from kallisti.model.reach import reach_findings
+from kallisti.model.runs import run_findings
 
 
 def semantic_findings(rules, at) -> list[Finding]:
@@ -60,7 +62,9 @@ def semantic_findings(rules, at) -> list[Finding]:
     ids = [p.id for p in rules.auto] + [p.id for p in rules.compulsory]
     for dup in sorted({i for i in ids if ids.count(i) > 1}):
         findings.append(Finding("duplicate-id", f"two automatic or compulsory moves share the id '{dup}'", at("auto")))
-    return findings + clause_findings(rules, at) + reach_findings(rules, at)
+    findings += run_findings(rules, at)
+    reached = reach_findings(rules, at)
+    return findings + clause_findings(rules, at) + reached + bounds_findings(rules, at, {f.code for f in reached})
 
 
 def layout_findings(rules, at) -> list[Finding]:

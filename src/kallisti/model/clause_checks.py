@@ -88,6 +88,28 @@ def _moves(where: str) -> str:
             "discard": "discard"}[where.rsplit(".", 1)[1]]
 
 
+def passing(deck, clauses, uses: frozenset) -> tuple[bool, ...] | None:
+    """Whether every one of `clauses` that reads no more than `uses` lets the move through, in each case of the
+    variables `uses` (their product, the names in sorted order: every kind of card, every count from 1 to the deck's
+    size); the other clauses are taken at their most permissive. None when the cases cannot all be tried or a clause
+    fails at run time."""
+    if not uses <= JUDGED:
+        return None
+    total = 1
+    for name in uses:
+        total *= deck.size if name == "count" else len(deck.representative)
+    if total > MAX_CASES:
+        return None
+    out = [True] * total
+    for clause in clauses:
+        if clause.uses <= uses:
+            values = _outcome(deck, clause, uses)
+            if values is None:
+                return None
+            out = [a and b for a, b in zip(out, values)]
+    return tuple(out)
+
+
 def _cases(deck, uses) -> list[C.Ctx] | None:
     """A context for every combination of the variables in `uses`, or None when they cannot all be tried."""
     if not uses <= JUDGED:

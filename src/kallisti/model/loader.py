@@ -41,6 +41,7 @@ class Source:
 
     name: str
     text: str
+    warnings: tuple = ()  # findings read in the text itself (a comment that cuts a text short), as Findings
 
     @property
     def sha256(self) -> str:
@@ -73,8 +74,9 @@ def locate(ref: str) -> Path:
                                 suggestion=did_you_mean(ref, games) or "`kallisti list` shows the shipped games"))
 
 
-def parse_file(path: Path, text: str | None = None):
-    """Read a ruleset file (YAML, or the .rules syntax by its extension) into located plain data."""
+def parse_file(path: Path, text: str | None = None, warnings: list | None = None):
+    """Read a ruleset file (YAML, or the .rules syntax by its extension) into located plain data; the warnings its text
+    gives (a YAML comment that cuts a text short) are added to `warnings` when it is given."""
     from kallisti.model.located import load_yaml
 
     if text is None:
@@ -88,7 +90,7 @@ def parse_file(path: Path, text: str | None = None):
 
         data = parse_rules(text, str(path))
     else:
-        data = load_yaml(text, str(path))
+        data = load_yaml(text, str(path), warnings)
     if not isinstance(data, dict):
         raise KallistiError(Finding("not-a-ruleset", "a ruleset file must be a map of keys", Pos(str(path), 1, 1)))
     refuse_unsafe_strings(data)
@@ -267,11 +269,12 @@ def resolve(ref: str | Path, text: str | None = None, _chain: tuple = ()) -> tup
         raise KallistiError(Finding("extends-cycle", "`extends` leads back to this file: " + " -> ".join(Path(c).name for c in _chain + (key,)), Pos(str(path))))
     if len(_chain) >= MAX_EXTENDS_DEPTH:
         raise KallistiError(Finding("extends-depth", f"`extends` chain longer than {MAX_EXTENDS_DEPTH}", Pos(str(path))))
-    data, text = parse_file(path, text)
+    warnings: list[Finding] = []
+    data, text = parse_file(path, text, warnings)
     findings = schema_findings(data, "file", Pos(str(path), 1, 1))
     if findings:
-        raise KallistiError(findings)
-    sources = [Source(str(path), text)]
+        raise KallistiError(findings + warnings)
+    sources = [Source(str(path), text, tuple(warnings))]
     parent_ref = data.get("extends")
     if parent_ref is None:
         base = LDict(pos=data.pos)

@@ -153,7 +153,8 @@ def _scalar(node: yaml.ScalarNode, loader: _Loader, source: str) -> Any:
                                     _mark(node.start_mark, source))) from None
 
 
-def _build(node: yaml.Node, loader: _Loader, source: str, depth: int, notes: "_Notes | None" = None) -> Any:
+def _build(node: yaml.Node, loader: _Loader, source: str, depth: int, notes: "_Notes | None" = None,
+           key: str | None = None) -> Any:
     if depth > MAX_DEPTH:
         raise KallistiError(Finding("yaml-depth", f"nesting deeper than {MAX_DEPTH} levels", _mark(node.start_mark, source)))
     if isinstance(node, yaml.MappingNode):
@@ -169,7 +170,7 @@ def _build(node: yaml.Node, loader: _Loader, source: str, depth: int, notes: "_N
             if notes is not None:
                 notes.anchor(key_node, out, key)
                 notes.scalar(key_node)
-            out[key] = _build(value_node, loader, source, depth + 1, notes)
+            out[key] = _build(value_node, loader, source, depth + 1, notes, key)
             out.key_pos[key] = kpos
             out.value_pos[key] = _value_pos(value_node, source)
         return out
@@ -182,7 +183,7 @@ def _build(node: yaml.Node, loader: _Loader, source: str, depth: int, notes: "_N
         out.item_pos = [_value_pos(n, source) for n in node.value]
         return out
     if notes is not None:
-        notes.scalar(node)
+        notes.scalar(node, key)
     return _scalar(node, loader, source)
 
 
@@ -192,19 +193,30 @@ def _build(node: yaml.Node, loader: _Loader, source: str, depth: int, notes: "_N
 # comment). The comment lines before a line, and a comment at its end, go to the first key or item
 # that line holds (`LDict.comments[key]`, `LList.comments[index]`), as the .rules reader keeps them:
 # the text after `#` less one space. Comments after the last line are kept under the key "".
+#
+# A comment at the end of a line may also cut short an unquoted (plain) text: in `says: wild (modifier #3)` the value is
+# `wild (modifier`. Where the text is evidently prose — the value of a key of PROSE_KEYS, or a text that runs over
+# several lines — that is the warning `text-cut-by-comment`; a comment after any other one-line value
+# (`build: up in suit  # why`) is an ordinary comment.
 _BREAK = re.compile(r"\r\n|[\n\r\x85\u2028\u2029]")  # the line breaks YAML counts
+PROSE_KEYS = frozenset({"says", "description"})  # keys whose values are sentences, which may hold a `#`
 
 
 class _Notes:
-    def __init__(self, text: str):
+    def __init__(self, text: str, source: str = "<yaml>"):
         self.text = text
+        self.source = source
         self.anchors: dict[int, tuple[Any, Any]] = {}
         self.spans: list[tuple[int, int]] = []
+        self.plain: dict[int, tuple[yaml.ScalarNode, str | None]] = {}  # a plain text's end index -> (node, its key)
+        self.warnings: list[Finding] = []  # texts cut short by a comment
 
     def anchor(self, node: yaml.Node, container, key) -> None:
         self.anchors.setdefault(node.start_mark.line, (container, key))
 
-    def scalar(self, node: yaml.ScalarNode) -> None:
+    def scalar(self, node: yaml.ScalarNode, key: str | None = None) -> None:
+        if node.style is None and node.end_mark.index > node.start_mark.index:
+            self.plain[node.end_mark.index] = (node, key)
         start, end = node.start_mark.index, node.end_mark.index
         if node.style in ("|", ">"):  # the header line (`>`, `|-`…) may end in a comment; the text starts below it
             found = _BREAK.search(self.text, start)
@@ -237,6 +249,8 @@ class _Notes:
                 i = body.find("#", i + 1)
             if hash_at >= 0:
                 note = _note(body[hash_at + 1:])
+                if body[:hash_at].strip():
+                    self._cut(body, line_start, no, hash_at)  # a comment at the end of a line may cut a text short
                 if not body[:hash_at].strip():
                     pending.append(note)  # a comment line
                 elif no in self.anchors:
@@ -254,6 +268,25 @@ class _Notes:
             line_start, no = brk.end(), no + 1
         if pending and isinstance(root, LDict):
             root.comments.setdefault("", []).extend(pending)
+
+    def _cut(self, body: str, line_start: int, no: int, hash_at: int) -> None:
+        """Warn when the comment at `hash_at` of this line ends a plain text that is evidently prose."""
+        before = body[:hash_at]
+        found = self.plain.get(line_start + len(before.rstrip(" \t")))
+        if found is None:
+            return
+        node, key = found
+        if key not in PROSE_KEYS and node.start_mark.line == node.end_mark.line:
+            return
+        kept = " ".join(str(node.value).split())
+        kept = kept if len(kept) <= 40 else "…" + kept[-39:]
+        dropped = body[hash_at:].rstrip()
+        dropped = dropped if len(dropped) <= 40 else dropped[:39] + "…"
+        what = f"the text of `{key}`" if key is not None else "this text"
+        self.warnings.append(Finding(
+            "text-cut-by-comment", f"{what} is not quoted, so ` #` starts a comment: the text ends at '{kept}', and "
+            f"'{dropped}' is dropped", Pos(self.source, no + 1, hash_at + 1), severity="warning",
+            suggestion="quote the whole text to keep the `#` in it, or put the comment on a line of its own"))
 
 
 def _note(after_hash: str) -> str:
@@ -287,19 +320,22 @@ def _refuse_aliases_and_depth(text: str, source: str) -> None:
             depth -= 1
 
 
-def load_yaml(text: str, source: str) -> Any:
+def load_yaml(text: str, source: str, warnings: list | None = None) -> Any:
     """Parse YAML text into LDict/LList data with positions (and the comments of each key and item,
-    in `comments`); refuse aliases and oversized input."""
+    in `comments`); refuse aliases and oversized input. A comment that cuts a text short is a warning, added to
+    `warnings` when it is given."""
     if len(text) > MAX_FILE_BYTES:
         raise KallistiError(Finding("file-too-large", f"file is larger than {MAX_FILE_BYTES} bytes", Pos(source)))
     loader = _Loader(text)
     try:
         _refuse_aliases_and_depth(text, source)
         node = loader.get_single_node()
-        notes = _Notes(text) if "#" in text else None
+        notes = _Notes(text, source) if "#" in text else None
         data = LDict(pos=Pos(source, 1, 1)) if node is None else _build(node, loader, source, 0, notes)
         if notes is not None:
             notes.attach(data)
+            if warnings is not None:
+                warnings.extend(notes.warnings)
         return data
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark

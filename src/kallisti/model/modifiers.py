@@ -32,6 +32,7 @@ class Modifier:
     must: bool = False  # declared automatically as soon as its card is dealt
     compel: int | None = None  # the card kind whose holder must lay it face up when this modifier is declared
     unheld: tuple = ()  # patches applied when nobody still in holds the compelled card
+    opening: bool = False  # declared only before the first hand is laid down at the showdown
 
     @property
     def trigger(self) -> str:
@@ -67,7 +68,7 @@ def compile_modifiers(data, deck, at, findings: list[Finding]) -> tuple[Modifier
                             str(m["after"]) if "after" in m else None,
                             tuple(map(str, m.get("while", ()))), tuple(map(str, m.get("unless", ()))),
                             tuple(map(str, m.get("not_by", ()))), str(m.get("to", "all")), bool(m.get("must", False)),
-                            cards.get("compel"), _patches(m, mid, "unheld", at, findings)))
+                            cards.get("compel"), _patches(m, mid, "unheld", at, findings), bool(m.get("opening", False))))
     findings += reference_findings(data, at)
     return tuple(out)
 

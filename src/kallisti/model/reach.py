@@ -33,6 +33,7 @@ class Flow:
     open: bool = False  # cards may land on it other than by its build and empty rules (or those read the position)
     start: set[int] = field(default_factory=set)  # kinds an empty pile of it may take, or be prefilled with
     landing: set[int] = field(default_factory=set)  # kinds that can land on it, when not `open`
+    fed: bool = False  # cards reach it by a route other than a move (a `turn`, `discard_to`, `refill`, redeal)
 
 
 def reach_findings(rules, at) -> list[Finding]:
@@ -84,7 +85,7 @@ def group_flows(rules) -> dict[str, Flow]:
         prefilled = _prefilled(deck, g)
         receives = fed[name] or bool(empty_kinds) or (builds and dealt[name] > 0)
         gives = drained[name] or _allows_some_take(deck, g.take)
-        flow = Flow(dealt[name], gives, receives, start=empty_kinds | prefilled)
+        flow = Flow(dealt[name], gives, receives, start=empty_kinds | prefilled, fed=fed[name])
         dealt_unknown = dealt[name] > (len(g.piles) if prefilled else 0)  # shuffled cards: any kind
         # A run that lands brings cards its build rule never judged (only its bottom card is `card`).
         runs_land = bool(runs_leave - {name}) and not (

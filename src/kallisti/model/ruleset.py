@@ -13,6 +13,7 @@ from kallisti.model.modifiers import compile_modifiers, overlay_findings
 from kallisti.model.table import compile_table
 from kallisti.model.located import LDict, plain, position_at
 from kallisti.model.loader import Source, resolve
+from kallisti.model.says import SaysSeen, booleans_as_words, render_says, says_findings
 
 RULE_SCOPES = {"build": C.BUILD_SCOPE, "empty": C.EMPTY_SCOPE, "take": C.TAKE_SCOPE, "sequence": C.SEQUENCE_SCOPE,
                "dealing": C.PILE_STATE_SCOPE, "discard": C.DISCARD_SCOPE}
@@ -32,6 +33,7 @@ class Clause:
     pos: Pos
     macro: str | None
     uses: frozenset = frozenset()  # the variables the clause reads
+    ranks: frozenset = frozenset()  # the ranks its expression names as constants (see Compiled.ranks)
 
     def holds(self, ctx) -> bool:
         """Whether this clause lets the move through."""
@@ -174,11 +176,16 @@ class MatchRules:
     max_turns: int
     changes: int  # rule changes Player X may impose after each turn
     revoke: bool  # whether Player X may revoke a change instead
+    # Who still plays once a total first reaches `loses_at`: none, round (the round is finished) or others (every
+    # other player takes one more turn). Without `last_turns`, `equal_turns` says it: true is round, false none.
+    last_turns: str = "round"
 
     @classmethod
     def from_data(cls, m) -> "MatchRules":
-        return cls(int(m["seats"]), str(m["pack"]), int(m["start_score"]), int(m["loses_at"]), bool(m["equal_turns"]),
-                   str(m["both_over"]), int(m["max_turns"]), int(m["player_x"]["changes"]), bool(m["player_x"]["revoke"]))
+        last = str(m["last_turns"]) if "last_turns" in m else ("round" if bool(m["equal_turns"]) else "none")
+        return cls(int(m["seats"]), str(m["pack"]), int(m["start_score"]), int(m["loses_at"]), last == "round",
+                   str(m["both_over"]), int(m["max_turns"]), int(m["player_x"]["changes"]), bool(m["player_x"]["revoke"]),
+                   last)
 
 
 @dataclass(frozen=True)
@@ -234,18 +241,24 @@ class Divert:
 # Proofs that the game can never be won. A ruleset file with one is an error; a rule change made
 # during play may do it on purpose (Player X's whole aim), so there it is a warning.
 UNWINNABLE = frozenset({"win-unreachable", "foundation-capacity"})
+# Errors that prove how the rules play out, and leave them whole: `kallisti check` still plays a ruleset whose only
+# errors are these (loading it `despite` them), so that play shows the fault too.
+PLAYABLE = UNWINNABLE | {"run-onto-foundation"}
 
 
 class Ruleset:
     """A checked, compiled, immutable ruleset. Build one with `load_ruleset`, or from resolved data;
-    `during_play` is for rules changed in a game, which may leave it unwinnable (see UNWINNABLE)."""
+    `during_play` is for rules changed in a game, which may leave it unwinnable (see UNWINNABLE); errors whose codes
+    are in `despite` (some of PLAYABLE) do not stop the load."""
 
-    def __init__(self, data: LDict, sources: list[Source] | None = None, during_play: bool = False):
+    def __init__(self, data: LDict, sources: list[Source] | None = None, during_play: bool = False,
+                 despite: frozenset = frozenset()):
+        booleans_as_words(data)  # `win: false` in YAML, `set win false` in a change: the expression `false`
         self.data = data
         self.sources = sources or []
         self.name = str(data["game"])
         self.description = str(data.get("description", ""))
-        findings: list[Finding] = []
+        findings: list[Finding] = [f for source in self.sources for f in source.warnings]  # read in the files' text
         default = data.pos or Pos("<ruleset>")
 
         def at(*path) -> Pos:
@@ -270,13 +283,15 @@ class Ruleset:
         self.pile_count = start
         self.group_of = tuple(group_of)
         self.compiler = C.Compiler(self.deck, ranges, group_of)
+        said: list[SaysSeen] = []  # every explanation with the ranks its expression names, for says_findings
         clause_total = 0
         tags = {}
         for name, g in self.pile_data.items():
             if g["tag"] in tags:
                 findings.append(Finding("duplicate-tag", f"piles {tags[g['tag']]} and {name} share the tag '{g['tag']}'", at("piles", name, "tag")))
             tags[g["tag"]] = name
-            if name in self.compiler.constants or name in ("deck", "card", "top", "pile", "source", "cards", "count"):
+            if (name in self.compiler.constants and name not in self.compiler.rank_words) or \
+                    name in ("deck", "card", "top", "pile", "source", "cards", "count"):
                 findings.append(Finding("reserved-name", f"'{name}' is a word of the rule language; name the group otherwise", at("piles", name)))
             rules = {}
             for key, scope in RULE_SCOPES.items():
@@ -297,7 +312,10 @@ class Ruleset:
                         findings.extend(exc.findings)
                         continue
                     uses |= comp.uses
-                    clauses.append(Clause(cl["id"], kind, comp.fn, comp.text, cl.get("says", ""), cpos, cl.get("macro"), comp.uses))
+                    says = render_says(cl.get("says", ""), self.deck, at("piles", name, key, i, "says"), findings)
+                    said.append(SaysSeen(f"piles.{name}.{key} clause {cl['id']}", cl.get("says", ""), comp.ranks,
+                                         at("piles", name, key, i, "says")))
+                    clauses.append(Clause(cl["id"], kind, comp.fn, comp.text, says, cpos, cl.get("macro"), comp.uses, comp.ranks))
                 clause_total += len(clauses)
                 try:
                     rules[key] = Rule(f"piles.{name}.{key}", name, key, clauses, frozenset(uses), self.deck)
@@ -353,13 +371,15 @@ class Ruleset:
                                         suggestion=f"add `{lacks}` to piles.{name}"))
         if clause_total > MAX_CLAUSES:
             findings.append(Finding("too-many-clauses", f"{clause_total} clauses; at most {MAX_CLAUSES}", at("piles")))
-        self.auto = tuple(self._patterns(data, "auto", findings, at))
-        self.compulsory = tuple(self._patterns(data, "compulsory", findings, at))
+        self.auto = tuple(self._patterns(data, "auto", findings, at, said))
+        self.compulsory = tuple(self._patterns(data, "compulsory", findings, at, said))
         self.lose: list[LossRule] = []
         for i, item in enumerate(data["lose"]):
             try:
-                fn = self.compiler.compile(item["when"], at("lose", i, "when"), C.STATE_SCOPE).fn
-                self.lose.append(LossRule(item["id"], fn, item.get("says", item["id"])))
+                comp = self.compiler.compile(item["when"], at("lose", i, "when"), C.STATE_SCOPE)
+                says = render_says(item.get("says", item["id"]), self.deck, at("lose", i, "says"), findings)
+                said.append(SaysSeen(f"lose.{item['id']}", item.get("says", ""), comp.ranks, at("lose", i, "says")))
+                self.lose.append(LossRule(item["id"], comp.fn, says))
             except KallistiError as exc:
                 findings.extend(exc.findings)
         self.win = self.score = None
@@ -389,10 +409,11 @@ class Ruleset:
         from kallisti.model.checks import semantic_findings  # checks read the half-built ruleset
 
         findings += semantic_findings(self, at)
+        findings += says_findings(self.deck, said)
         if during_play:
             findings = [replace(f, severity="warning") if f.code in UNWINNABLE else f for f in findings]
         self.findings = [f for f in findings if f.severity == "warning"]
-        if any(f.severity == "error" for f in findings):
+        if any(f.severity == "error" and f.code not in despite for f in findings):
             raise KallistiError(findings)  # the warnings too: `validate` reports every finding
         self.tag_of = {}
         for name, g in self.groups.items():
@@ -425,7 +446,7 @@ class Ruleset:
             findings.extend(exc.findings)
             return None
 
-    def _patterns(self, data, key, findings, at):
+    def _patterns(self, data, key, findings, at, said):
         out = []
         for i, item in enumerate(data[key]):
             srcs = item.get("from", [])
@@ -440,16 +461,19 @@ class Ruleset:
                         findings.append(Finding("unknown-pile", f"{key}[{i}].{field_} names no group '{n}'", where,
                                                 suggestion=did_you_mean(n, self.pile_data)))
             when = None
+            says = render_says(item.get("says", item["id"]), self.deck, at(key, i, "says"), findings)
             if "when" in item:
                 try:
-                    when = self.compiler.compile(item["when"], at(key, i, "when"), C.MOVE_SCOPE).fn
+                    comp = self.compiler.compile(item["when"], at(key, i, "when"), C.MOVE_SCOPE)
+                    when = comp.fn
+                    said.append(SaysSeen(f"{key}.{item['id']}", item.get("says", ""), comp.ranks, at(key, i, "says")))
                 except KallistiError as exc:
                     findings.extend(exc.findings)
             all_groups = frozenset(self.pile_data)
             out.append(Pattern(item["id"], item.get("kind", "move"),
                                all_groups if "any" in srcs or not srcs else frozenset(srcs),
                                all_groups if "any" in dsts or not dsts else frozenset(dsts),
-                               when, item.get("trigger", "each-move"), item.get("says", item["id"])))
+                               when, item.get("trigger", "each-move"), says))
         return out
 
     def plain(self) -> dict:
@@ -458,10 +482,11 @@ class Ruleset:
 
 
 
-def load_ruleset(ref: str | Path, text: str | None = None) -> Ruleset:
-    """Load, resolve, check and compile a ruleset given by a shipped game's name or a file path."""
+def load_ruleset(ref: str | Path, text: str | None = None, despite: frozenset = frozenset()) -> Ruleset:
+    """Load, resolve, check and compile a ruleset given by a shipped game's name or a file path (errors with the
+    codes `despite` do not stop it)."""
     data, sources = resolve(ref, text)
-    return Ruleset(data, sources)
+    return Ruleset(data, sources, despite=despite)
 
 
 def _move_tables(rules: Ruleset):

@@ -24,6 +24,8 @@ class TableRules:
     buy: int = 0  # cards each player but the dealer may buy face down in the second deal
     extra_bets: bool = False
     last_betting: tuple[bool, ...] = ()  # the parts of betting after the extra bets are matched
+    declarations: str = "round"  # round: asked in a round of their own before the showdown; showdown: as hands are laid
+    reform: str = "always"  # whether a hand laid down is arranged again when a later modifier changes its rules
 
     def first_cards(self, dealer: bool) -> int:
         return sum(d if dealer else o for d, o in self.passes)
@@ -49,7 +51,8 @@ def compile_table(data, hands, deck_size: int, at, findings: list[Finding]) -> T
                        int(money.get("max_bet", 0)) if money else 0,
                        tuple(p == "raise" for p in money.get("betting", ())) if money else (),
                        int(money.get("buy", 0)) if money else 0, bool(money.get("extra_bets", False)) if money else False,
-                       tuple(p == "raise" for p in money.get("last_betting", ())) if money else ())
+                       tuple(p == "raise" for p in money.get("last_betting", ())) if money else (),
+                       str(data.get("declarations", "round")), str(data.get("reform", "always")))
     if hands is None:
         findings.append(Finding("table-without-hands", "a table compares hands at the showdown: the ruleset needs a `hands` section",
                                 at("table")))

@@ -134,8 +134,13 @@ def _match(resolved: bool) -> dict:
         "equal_turns": {"type": "boolean",
                         "description": "when a total reaches `loses_at`, the round is finished so that every player has had as many "
                                        "turns"},
+        "last_turns": {"enum": ["none", "round", "others"],
+                       "description": "who still plays once a total first reaches `loses_at`: `none` (the match ends), "
+                                      "`round` (the round is finished, as `equal_turns`) or `others` (every other player "
+                                      "takes one more turn, wherever the round stands); when given, it decides instead "
+                                      "of `equal_turns`"},
         "both_over": {"enum": ["higher-loses", "first-loses", "draw"],
-                      "description": "who loses when several totals reach `loses_at` by the end of the round"},
+                      "description": "who loses when several totals reach `loses_at` by the end of the last turns"},
         "max_turns": {"type": "integer", "minimum": 1, "maximum": 10000,
                       "description": "turns after which an unfinished match ends: the highest total loses"},
         "player_x": {
@@ -152,7 +157,7 @@ def _match(resolved: bool) -> dict:
     m = {"type": "object", "properties": props, "additionalProperties": False,
          "description": "several players taking turns, each turn one deal of the ruleset; its score is added to the player's total"}
     if resolved:
-        m["required"] = list(props)
+        m["required"] = [key for key in props if key != "last_turns"]  # without it, `equal_turns` says who plays last
         m["properties"]["player_x"]["required"] = ["changes", "revoke"]
     else:
         m["required"] = ["seats", "loses_at"]
@@ -299,6 +304,9 @@ def _modifiers(resolved: bool) -> dict:
                                   "modifier whose declarer they apply to"},
             "must": {"type": "boolean", "description": "the holder must declare the modifier as soon as the card is dealt "
                                                        "to hir: it is declared automatically and laid face up"},
+            "opening": {"type": "boolean", "description": "the modifier may be declared only before the first hand is "
+                                                          "laid down at the showdown (with `table.declarations: showdown`, "
+                                                          "only by the first player to show)"},
             "compel": {**card, "description": "on declaring, the player still in who holds this card lays it face up, "
                                               "then every other player still in lays one face-down card of hir choice "
                                               "face up"},
@@ -308,7 +316,7 @@ def _modifiers(resolved: bool) -> dict:
         "oneOf": [{"required": ["declare"]}, {"required": ["visible"]}, {"required": ["always"]}, {"required": ["after"]}],
         "anyOf": [{"required": ["changes"]}, {"required": ["replace"]}, {"required": ["compel"]}],
         "dependentRequired": {"replace": ["declare"], "must": ["declare"], "not_by": ["declare"], "compel": ["declare"],
-                              "unheld": ["compel"]},
+                              "unheld": ["compel"], "opening": ["declare"]},
         "required": ["enabled"] if resolved else [],
         "additionalProperties": False,
     }
@@ -349,12 +357,22 @@ def _table() -> dict:
                 "dealer": dealer_face, "others": others_face},
                 "required": ["count", "dealer", "others"], "additionalProperties": False,
                 "description": "a second deal of `count` cards each, face up or down by role"},
+            "declarations": {"enum": ["round", "showdown"],
+                             "description": "when the special cards (the `declare` modifiers) are declared: `round` (the "
+                                            "default), in a round of their own before any hand is laid down, the most "
+                                            "senior asked first; `showdown`, at the showdown, each player asked when hir "
+                                            "turn to lay down hir hand comes, from the Elder round to the dealer"},
+            "reform": {"enum": ["always", "once", "never"],
+                       "description": "whether a hand laid down may be arranged again when a modifier declared later "
+                                      "changes its rules: `always` (the default: every hand is judged in its best "
+                                      "arrangement), `once` (after the first such change only), `never`"},
             "money": {"type": "object", "properties": {
                 "stake": {"type": "integer", "minimum": 1, "maximum": 1000000, "description": "what each player puts in the pot"},
                 "chips": {"type": "integer", "minimum": 1, "maximum": 1000000000, "description": "each player's chips at the start"},
                 "cannot_cover": {"enum": ["fold"], "description": "a player who cannot cover the stake: `fold` sits the round out"},
                 "max_bet": {"type": "integer", "minimum": 0, "maximum": 1000000,
-                            "description": "the most the dealer may name, and the most a player may raise, in one part"},
+                            "description": "the most a player may raise the dealer in one part of the betting, and the "
+                                           "most an extra bet (the dealer names any amount hir chips cover)"},
                 "buy": {"type": "integer", "minimum": 0, "maximum": 30,
                         "description": "in the second deal, how many cards each player but the dealer may buy face down, "
                                        "a stake each; the rest are dealt as `second.others` says"},
@@ -388,8 +406,7 @@ def _group(resolved: bool) -> dict:
                       "description": "one letter per pile: u face up, d face down, . no card"}]}},
                      {"const": "rest"}],
                  "description": "rows dealt at the start, first (bottom) row first; `rest` takes every card left"},
-        "prefill": {"type": "string", "description": "an expression on `card`: before the deal, each pile takes the first "
-                                                    "card for which it holds"},
+        "prefill": _expr("an expression on `card`: before the deal, each pile takes the first card for which it holds"),
         "divert": {"type": "object", "properties": {
                        "when": _expr("an expression on `card`: a card for which it holds is diverted"),
                        "to": {"type": "string", "description": "the group whose piles take the diverted cards"}},

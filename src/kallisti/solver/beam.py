@@ -153,7 +153,7 @@ class _Beam:
                 moves = game.legal_moves()
                 if game.status(moves).outcome != "playing":
                     continue
-                safe = self.dfs._safe_move(moves) if self.dfs.shape.safe else None
+                safe = self.dfs.shape.safe.pick(game, moves) if self.dfs.shape.safe is not None else None
                 plays = [safe] if safe is not None else [m for m in sorted(moves) if m >= self.card_move_floor]
                 if safe is None and len(plays) < len(moves):
                     ready.append((node.estimate, self._next(), node))

@@ -7,6 +7,8 @@ player moves. A check fails on
 - `check-exception`: an exception raised while dealing or playing (a rule's runtime error, an engine
   error), reported with the seed, the strategy and the move;
 - `check-conservation`: after a move, the piles hold more or fewer cards than the deck;
+- `check-foundation-build`: after a step, a foundation pile holds cards its rules refuse when judged card by card
+  from its base (`kallisti.solver.watch`);
 - `check-all-dead`: no legal move at the start of any deal.
 
 and reports, without failing, the dead starts, the capped games and the win rate of each strategy
@@ -24,11 +26,13 @@ from typing import Callable
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.compiler import RuleRuntimeError
 from kallisti.solver.simulate import DEFAULT_CAP, DealPlay, WinRate
+from kallisti.solver.watch import FoundationWatch
 
 CHECK_STRATEGIES = ("random", "greedy")
 FAILED = "failed"  # a game stopped by an exception or a lost card
 
 EXCEPTION, CONSERVATION, ALL_DEAD, RULE_ERROR = "check-exception", "check-conservation", "check-all-dead", "check-rule-error"
+FOUNDATION = "check-foundation-build"
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,7 @@ class Problem:
     strategy: str
     move: int
     pos: Pos | None = None  # the rule at fault, when it can be found in the ruleset's files
+    fault: str = ""  # what makes problems of several games one fault, when their messages differ (default: the message)
 
     def where(self) -> str:
         at = "at the deal" if self.move == 0 else f"move {self.move}"
@@ -117,11 +122,11 @@ class CheckResult:
         out: list[Finding] = []
         groups: dict[tuple[str, str], list[Problem]] = {}
         for p in self.problems:
-            groups.setdefault((p.code, p.message), []).append(p)
-        for (code, message), seen in groups.items():
+            groups.setdefault((p.code, p.fault or p.message), []).append(p)
+        for (code, _), seen in groups.items():
             first = seen[0]
             more = f" (and in {len(seen) - 1} other game{'' if len(seen) == 2 else 's'})" if len(seen) > 1 else ""
-            out.append(Finding(code, f"{first.where()}: {message}{more}", first.at(pos)))
+            out.append(Finding(code, f"{first.where()}: {first.message}{more}", first.at(pos)))
         if self.played and self.deals and self.dead_starts == self.deals:
             out.append(Finding(ALL_DEAD, f"no legal move at the start of any of the {self.deals} deals "
                                          f"(seeds {self.seed}..{self.seed + self.deals - 1})", pos))
@@ -172,22 +177,31 @@ def locate(rules, message: str) -> Pos | None:
 
 def play_checked(rules, seed: int, strategy: str, cap: int = DEFAULT_CAP) -> GameOutcome:
     """Play one deal as `simulate` does (a DealPlay), checking after every player move that the piles still hold the
-    whole deck; an exception or a lost card ends the game as `failed`, with the problem."""
+    whole deck and that every foundation the rules let be judged card by card (`verified_groups`) still holds cards its
+    rules accept so; an exception, a lost card or a foundation so refused ends the game as `failed`, with the problem."""
     play = None
     dead = False
 
-    def failed(code: str, message: str, move: int) -> GameOutcome:
+    def failed(code: str, message: str, move: int, pos: Pos | None = None, fault: str = "") -> GameOutcome:
         made = play.made if play is not None else 0
         errors = tuple(play.game.rule_errors) if play is not None else ()
-        return GameOutcome(seed, strategy, FAILED, made, dead, Problem(code, message, seed, strategy, move), errors)
+        return GameOutcome(seed, strategy, FAILED, made, dead, Problem(code, message, seed, strategy, move, pos, fault),
+                           errors)
+
+    def refused(found, move: int) -> GameOutcome:
+        message, clause = found
+        return failed(FOUNDATION, message, move, clause.pos, f"{clause.pos} {clause.id}")
 
     try:
         play = DealPlay(rules, seed, strategy, cap)
+        watch = FoundationWatch(rules)
     except Exception as exc:  # noqa: BLE001 - any fault is a finding, never a traceback
         return failed(EXCEPTION, describe_exception(exc), 0)
     game, size = play.game, play.game.deck.size
     if game.state.card_count() != size:
         return failed(CONSERVATION, f"the deal lays out {game.state.card_count()} cards of a deck of {size}", 0)
+    if (found := watch.fault(game)) is not None:
+        return refused(found, 0)
     while True:
         try:
             outcome = play.outcome()
@@ -199,12 +213,14 @@ def play_checked(rules, seed: int, strategy: str, cap: int = DEFAULT_CAP) -> Gam
         if outcome is not None:
             return GameOutcome(seed, strategy, outcome, play.made, dead, None, tuple(game.rule_errors))
         try:
-            play.step()
+            moves = play.step()
         except Exception as exc:  # noqa: BLE001
             return failed(EXCEPTION, describe_exception(exc), play.made + 1)
         count = game.state.card_count()
         if count != size:
             return failed(CONSERVATION, f"the piles hold {count} cards after the move, the deck {size}", play.made)
+        if (found := watch.fault(game, moves)) is not None:
+            return refused(found, play.made)
 
 
 def check_ruleset(rules, source: str, deals: int, seed: int = 1, cap: int = DEFAULT_CAP,
@@ -234,7 +250,7 @@ def check_ruleset(rules, source: str, deals: int, seed: int = 1, cap: int = DEFA
             if k == 0 and o.dead:
                 result.dead_starts += 1
             if o.problem is not None:
-                result.problems.append(replace(o.problem, pos=locate(rules, o.problem.message)))
+                result.problems.append(replace(o.problem, pos=o.problem.pos or locate(rules, o.problem.message)))
             for message in dict.fromkeys(o.rule_errors):
                 result.rule_errors[message] = result.rule_errors.get(message, 0) + 1
             if progress is not None:

@@ -147,7 +147,8 @@ def choose_action(match, seat: int) -> tuple:
     opponent_nasty = getattr(act, "nastiness", None) is not None and act.nastiness >= NASTY
     rules = match.x_rules(seat)
     if not opponent_nasty and rules.revoke:
-        hurting = [c for c in match.revokable(seat) if c.nastiness is not None and c.nastiness >= NASTY]
+        hurting = [c for c in match.revokable(seat) if c.nastiness is not None and c.nastiness >= NASTY
+                   and match.dependent(seat, c)[0] is None]  # a change another one builds on cannot be revoked first
         if hurting:
             worst = max(hurting, key=lambda c: (c.nastiness, c.id))
             return ("revoke", worst.id)

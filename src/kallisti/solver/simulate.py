@@ -68,6 +68,7 @@ class Plan:
     cap: int = DEFAULT_CAP
     states: int = DEFAULT_STATES  # the solver's most positions a deal
     seconds: float | None = None  # the solver's most seconds a deal (then `unknown` depends on the machine)
+    safe_moves: bool = True  # whether the solver plays its safe moves without trying the others
 
     def __post_init__(self):
         if self.strategy not in (*STRATEGIES, SOLVER):
@@ -79,8 +80,11 @@ class Plan:
 
     @property
     def budget(self) -> dict:
-        """What bounds a deal: the solver's positions and seconds, or a strategy's moves."""
-        return {"states": self.states, "seconds": self.seconds} if self.strategy == SOLVER else {"cap": self.cap}
+        """What bounds a deal: the solver's positions and seconds (and `safe_moves: false` when they are off), or a
+        strategy's moves. A journal's header holds it, so a journal of a run searched otherwise is refused."""
+        if self.strategy != SOLVER:
+            return {"cap": self.cap}
+        return {"states": self.states, "seconds": self.seconds, **({} if self.safe_moves else {"safe_moves": False})}
 
     @property
     def per_task(self) -> int:
@@ -93,7 +97,7 @@ class Plan:
             start = time.perf_counter()
             o = play_deal(rules, seed, self.strategy, self.cap)
             return DealOutcome(seed, o.outcome, o.moves, seconds=time.perf_counter() - start)
-        s = solve(rules, seed, SearchOptions(states=self.states, seconds=self.seconds))
+        s = solve(rules, seed, SearchOptions(states=self.states, seconds=self.seconds, safe_moves=self.safe_moves))
         outcome = WON if s.verdict == SOLVED else LOST if s.verdict == NO_WIN else UNKNOWN
         return DealOutcome(seed, outcome, len(s.line), s.states, s.seconds)
 
@@ -196,14 +200,16 @@ class DealPlay:
             return outcome
         return CAPPED if self.made >= self.cap else None
 
-    def step(self) -> None:
-        """The strategy makes its next move among `moves`."""
+    def step(self) -> list[int]:
+        """The strategy makes its next move among `moves`; the moves made (the automatic moves it set off too)."""
         m = self.chooser.choose(self.game, self.moves)
         if self.full_steps:
-            self.game.play(m)
+            made = self.game.play(m)
         else:
             self.game.apply(m)
+            made = [m]
         self.made += 1
+        return made
 
 
 def play_deal(rules, seed: int, strategy: str, cap: int = DEFAULT_CAP) -> DealOutcome:
@@ -217,17 +223,18 @@ def play_deal(rules, seed: int, strategy: str, cap: int = DEFAULT_CAP) -> DealOu
 def simulate(rules, deals: int, seed: int, strategy: str, cap: int = DEFAULT_CAP,
              progress: Callable[[DealOutcome], None] | None = None, *, states: int = DEFAULT_STATES,
              seconds: float | None = None, jobs: int | None = None, backend: str = "local", address: str | None = None,
-             journal: str | Path | None = None) -> SimulationResult:
+             journal: str | Path | None = None, safe_moves: bool = True) -> SimulationResult:
     """Play `deals` games with seeds `seed`, `seed + 1`, …; `progress` is told after each one (first of the deals a
     journal already holds, then of each deal played, as it finishes).
 
-    `states` and `seconds` are the solver's budget a deal; `jobs`, `backend` and `address` say where the deals are
-    played (`kallisti.solver.parallel.outcomes`); with `journal`, a JSONL file, each finished deal is appended to it
-    and the deals it already holds are not played again (a JournalError if it records another run).
+    `states` and `seconds` are the solver's budget a deal, and `safe_moves` whether it plays its safe moves; `jobs`,
+    `backend` and `address` say where the deals are played (`kallisti.solver.parallel.outcomes`); with `journal`, a
+    JSONL file, each finished deal is appended to it and the deals it already holds are not played again (a
+    JournalError if it records another run).
     """
     if deals < 0:
         raise ValueError("deals must not be negative")
-    plan = Plan(strategy, cap, states, seconds)  # refuses an unknown strategy before any work
+    plan = Plan(strategy, cap, states, seconds, safe_moves)  # refuses an unknown strategy before any work
     header = {"game": rules.name, "ruleset": fingerprint(rules), "strategy": strategy, "seed": seed, "deals": deals,
               "budget": plan.budget}
     start = time.perf_counter()

@@ -8,10 +8,11 @@ it plays without branching are read off the rules, never off a game's name.
 - **Canonical key.** Twin cards of a multi-pack deck are interchangeable, so a pile is keyed by the
   kinds of its cards; the piles of a group that the rules treat alike (no route reaches them one
   pile at a time, no rule reads a pile's index) are interchangeable, so their keys are sorted.
-- **Safe moves.** A card may go home (to a group the win needs every card in) at no loss when no
-  card that could be built on it outside home is still out, counting every copy of a twin; then it
-  is the only move tried. This holds only when nothing else can make a position worse: no `lose`
-  rule, no compulsory or automatic move, no refill; otherwise every move is tried.
+- **Safe moves.** A card going home (to a group the win needs every card in) is the only move tried
+  when the conditions proved in docs/solver.md hold (`kallisti.solver.safe`): nothing can leave home,
+  every card that could be built on it outside home is home, and the home piles that take it are
+  alike and enough for every card outside home they take, so which of those cards goes first cannot
+  matter; otherwise every move is tried.
 - **Order.** Moves are tried best first by the rule-independent measure the greedy player uses.
 
 The budget is counted in positions, so a verdict does not depend on the machine; a wall-clock
@@ -21,17 +22,20 @@ limit may be added for interactive use, and then "unknown" may depend on the mac
 from __future__ import annotations
 
 import time
+import weakref
 from dataclasses import dataclass, field
 
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.notation import describe
 from kallisti.model.reach import win_shape
+from kallisti.solver.safe import SafeMoves
 from kallisti.solver.strategies import move_score
 
 WON, NO_WIN, UNKNOWN = "won", "no win", "unknown"
 DEFAULT_STATES = 200_000
 _BYTE = [bytes((i,)) for i in range(256)]
 MAX_TABLE = 2_000_000  # positions the transposition table keeps; beyond it, the search stops as unknown
+_safe_rules: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # ruleset -> its SafeMoves, or None
 
 
 @dataclass(frozen=True)
@@ -74,11 +78,9 @@ class _Shape:
 
     groups: list[tuple[range, bool]]  # each group's piles, and whether they are interchangeable
     kind_table: bytes | None  # card id -> kind, as a bytes.translate table; None if ids exceed a byte
-    home: frozenset = frozenset()  # pile indexes of the groups the win needs every card in
+    safe: SafeMoves | None = None  # the safe-move rule, when the ruleset allows one and the options use it
+    home: frozenset = frozenset()  # pile indexes of the groups the win needs every card in (the beam's estimate)
     home_groups: frozenset = frozenset()
-    blockers: dict = field(default_factory=dict)  # kind -> kinds that could be built on it outside home
-    safe: bool = False  # whether safe moves may be played without branching
-    copies: dict = field(default_factory=dict)  # kind -> how many cards of it the deck holds
     redeal_caps: list = field(default_factory=list)  # (group, the count of redeals beyond which it no longer matters)
 
 
@@ -173,7 +175,7 @@ class _Search:
         """The moves to try from this position, best first; `last` is the step that led here (None at the start)."""
         game = self.game
         moves = self._moves
-        safe = self._safe_move(moves) if self.shape.safe else None
+        safe = self.shape.safe.pick(game, moves) if self.shape.safe is not None else None
         if safe is not None:
             return iter([safe])
         back = self._reverse(last)
@@ -197,7 +199,7 @@ class _Search:
     def _undo(self) -> None:
         self.game.take_back_step()
 
-    # -- keys and safe moves ------------------------------------------------------------------
+    # -- keys ------------------------------------------------------------------
     def _key(self) -> bytes | tuple:
         st = self.game.state
         piles, down, table = st.piles, st.down, self.shape.kind_table
@@ -214,32 +216,6 @@ class _Search:
                 parts.append(bytes([down[p] for p in piles_range]))
         return b"\xfe".join(parts)
 
-    def _safe_move(self, moves: list[int]) -> int | None:
-        game, shape = self.game, self.shape
-        home = shape.home
-        for m in moves:
-            kind, src, dst, n = game.decode(m)
-            if kind != "move" or n != 1 or dst not in home or src in home:
-                continue
-            card = game.state.piles[src][-1]
-            blockers = shape.blockers.get(game.deck.kind[card], ())
-            if not blockers or self._all_home(blockers):
-                return m
-        return None
-
-    def _all_home(self, kinds) -> bool:
-        """Whether every copy of each of these kinds lies in a home pile."""
-        game = self.game
-        kind_of, piles = game.deck.kind, game.state.piles
-        wanted = {k: 0 for k in kinds}
-        for p in self.shape.home:
-            for c in piles[p]:
-                k = kind_of[c]
-                if k in wanted:
-                    wanted[k] += 1
-        copies = self.shape.copies
-        return all(wanted[k] == copies[k] for k in kinds)
-
 
 def _shape(rules, options: SearchOptions) -> _Shape:
     deck = rules.deck
@@ -255,11 +231,15 @@ def _shape(rules, options: SearchOptions) -> _Shape:
     if options.safe_moves and win is not None and win.everything_on and settles:
         shape.home_groups = frozenset(win.everything_on)
         shape.home = frozenset(p for name in win.everything_on for p in rules.groups[name].piles)
-        shape.blockers = _blockers(rules, shape.home_groups)
-        shape.safe = shape.blockers is not None and not any(g.refill for g in rules.groups.values())
-        for c in range(deck.size):
-            shape.copies[deck.kind[c]] = shape.copies.get(deck.kind[c], 0) + 1
+        shape.safe = safe_moves_of(rules)
     return shape
+
+
+def safe_moves_of(rules) -> SafeMoves | None:
+    """The ruleset's safe-move rule (worked out once per ruleset), or None when its rules allow none."""
+    if rules not in _safe_rules:
+        _safe_rules[rules] = SafeMoves.of(rules)[0]
+    return _safe_rules[rules]
 
 
 def _redeals_that_matter(group) -> int | float:
@@ -283,22 +263,3 @@ def _interchangeable(rules, name: str) -> bool:
         if g.refill is not None and (other == name or g.refill["from"] == name):
             return False
     return True
-
-
-def _blockers(rules, home_groups) -> dict | None:
-    """For each kind of card, the kinds that some group outside home could build on it; None when a
-    build rule reads the position (then no move can be proved safe)."""
-    deck = rules.deck
-    reps = deck.representative
-    out: dict[int, set] = {k: set() for k in reps}
-    for name, g in rules.groups.items():
-        if name in home_groups or g.build.never:
-            continue
-        if g.build.pair_table is None:
-            return None
-        stride, pairs = g.build.stride, g.build.pair_table
-        for kt, t in reps.items():
-            for kc, c in reps.items():
-                if pairs[c * stride + t]:
-                    out[kt].add(kc)
-    return {k: frozenset(v) for k, v in out.items()}

@@ -106,22 +106,27 @@ def hint(game) -> int | None:
     positions (it knows the face-down cards and the stock, and says nothing of them but the move).
     The rest of that win is kept, so a player who follows the hints follows one line to its end
     instead of a new search's each time. Otherwise, and in a match, the move the greedy measure
-    likes best.
+    likes best. Asking changes nothing in the game but the plan it keeps: not its position, its history,
+    nor the order of its legal moves.
     """
     moves = game.legal_moves()
     if not moves:
         return None
     line = _planned(game)
+    # The search and the step below are made on a fork: searching the game itself would leave its position but
+    # not the order of its legal moves, so a hint would change where `t7 f` or a double-click sends a card.
+    twin = None
     if line is None and game.rules.match is None:
         from kallisti.solver.solve import WON, SearchOptions, solve  # the solver orders its moves by this module's measure
 
-        found = solve(game.rules, options=SearchOptions(states=HINT_STATES), game=game)
+        twin = game.fork()
+        found = solve(twin.rules, options=SearchOptions(states=HINT_STATES), game=twin)
         if found.verdict == WON and found.moves:
             line = list(found.moves)
     if line and line[0] in moves:
-        game._step(line[0])
-        game.hint_plan = (game.state.key(), line[1:])  # where the line goes next, and from which position
-        game.take_back_step()
+        twin = twin or game.fork()
+        twin._step(line[0])
+        game.hint_plan = (twin.state.key(), line[1:])  # where the line goes next, and from which position
         return line[0]
     return max(moves, key=lambda m: (move_score(game, m), -m))  # ties: the lower move number, whatever the engine's order
 

@@ -39,14 +39,15 @@ def patiences() -> list[str]:
 
 def winnability(games: list[str], deals: int, states: int, jobs: int | None, journals: Path | None,
                 progress: Callable[[str, object], None] | None = None, at_least: int | None = None,
-                cheap: int = CHEAP) -> list[Row]:
+                cheap: int = CHEAP, safe_moves: bool = True) -> list[Row]:
     """Solve deals 1..`deals` of each game within `states` positions; with `journals`, a folder, each game's deals
     are kept there (GAME.jsonl, and GAME.more.jsonl for the deals past `at_least`), so a report stopped part-way
     goes on where it stopped.
 
     With `at_least`, each game first plays deals 1..`at_least`; only a game whose mean cost over them is at most
     `cheap` positions a deal goes on to `deals`. The choice is counted in positions, so it is the same on every
-    machine, and costly games still get a sample of `at_least` deals.
+    machine, and costly games still get a sample of `at_least` deals. `safe_moves` False searches without the
+    solver's safe moves (the journals record it).
     """
     first = deals if at_least is None else min(at_least, deals)
     rows = []
@@ -56,19 +57,21 @@ def winnability(games: list[str], deals: int, states: int, jobs: int | None, jou
 
         def play(start: int, count: int, suffix: str) -> SimulationResult:
             journal = None if journals is None else journals / f"{game}{suffix}.jsonl"
-            return simulate(rules, count, start, SOLVER, states=states, jobs=jobs, journal=journal, progress=tell)
+            return simulate(rules, count, start, SOLVER, states=states, jobs=jobs, journal=journal, progress=tell,
+                            safe_moves=safe_moves)
 
         result = play(1, first, "")
         if deals > first and result.mean_states <= cheap:
             more = play(first + 1, deals - first, ".more")
-            result = SimulationResult.of(rules.name, Plan(SOLVER, states=states), [*result.outcomes, *more.outcomes],
+            result = SimulationResult.of(rules.name, Plan(SOLVER, states=states, safe_moves=safe_moves),
+                                         [*result.outcomes, *more.outcomes],
                                          result.seconds + more.seconds, result.resumed + more.resumed)
         rows.append(Row(game, result))
     return rows
 
 
 def markdown(rows: list[Row], deals: int, states: int, command: str, at_least: int | None = None,
-             cheap: int = CHEAP) -> str:
+             cheap: int = CHEAP, safe_moves: bool = True) -> str:
     """The table, with the budget and the command that regenerates it."""
     if at_least is None or at_least >= deals:
         which = f"deals 1–{deals} of each game"
@@ -79,7 +82,8 @@ def markdown(rows: list[Row], deals: int, states: int, command: str, at_least: i
         "# Winnability of the shipped patiences",
         "",
         f"The thoughtful win rate (every card known) of {which}, each deal searched by `kallisti "
-        f"solve` within **{states:,} positions** (the same on every machine). *Lost* deals are proved to have no win; "
+        f"solve` within **{states:,} positions**{'' if safe_moves else ' with its safe moves off'} (the same on every "
+        f"machine). *Lost* deals are proved to have no win; "
         f"*unknown* ones ran out of budget. The 95% interval is conservative: Wilson's low end with the unknown deals "
         f"counted lost, its high end with them counted won. A game with more than {OUT_OF_REACH:.0%} of its deals "
         "unknown is *out of reach at this budget*: its interval is given, not a rate.",

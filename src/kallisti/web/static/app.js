@@ -260,11 +260,15 @@ function move(m) {
   return act("move", m);
 }
 
-/** Double-click: the legal move of this top card to a foundation, else the engine's word why not. */
+/** Double-click: this top card to the lowest-numbered foundation that takes it, as `t7 f` and the automatic moves
+ * choose (never the first move listed: the engine's order of legal moves is not the piles' order); else the
+ * engine's word why not. */
 function toFoundation(tag) {
   const s = app.state;
   const roleOf = new Map(s.piles.map((p) => [p.tag, p.role]));
-  const legal = s.legal.find((m) => m.kind === "move" && m.from === tag && m.count === 1 && roleOf.get(m.to) === "foundation");
+  const number = new Map(s.piles.map((p, i) => [p.tag, i]));  // the piles in the engine's numbering
+  const legal = s.legal.filter((m) => m.kind === "move" && m.from === tag && m.count === 1 && roleOf.get(m.to) === "foundation")
+    .reduce((best, m) => (best && number.get(best.to) <= number.get(m.to) ? best : m), null);
   if (legal) return act("move", {text: legal.text});
   const group = s.groups.find((g) => g.role === "foundation");
   if (!group) {

@@ -9,9 +9,10 @@ import typer
 
 from kallisti.cli.report import refuse
 from kallisti.errors import KallistiError
-from kallisti.interpreter.game import require_piles
+from kallisti.interpreter.game import Game, require_piles
 from kallisti.model.ruleset import load_ruleset
 from kallisti.solver.beam import beam_solve
+from kallisti.solver.clean import clean_solution
 from kallisti.solver.solve import DEFAULT_STATES, MAX_TABLE, NO_WIN, UNKNOWN, WON, SearchOptions, Solution, solve as run_solve
 
 # Exit codes (also in the command's help): a win found, no win proved, the budget ran out.
@@ -71,7 +72,9 @@ def solve(
         typer.echo(f"{rules.name} is played by several players; `solve` searches patiences played alone", err=True)
         raise typer.Exit(2)
     options = SearchOptions(states=states, seconds=seconds, symmetry=symmetry, safe_moves=safe_moves, memory=memory)
-    result = run_solve(rules, seed, options) if beam is None else beam_solve(rules, seed, beam, options)
+    start = Game(rules, seed=seed)
+    result = run_solve(rules, options=options, game=start) if beam is None else beam_solve(rules, None, beam, options, game=start)
+    result = clean_solution(rules, result, start)  # a line that comes back to a position it passed loses the cycle
     if format == Format.json:
         budget = {"states": states, "seconds": seconds, "memory": memory, **({"beam": beam} if beam else {})}
         record = {"game": rules.name, "seed": seed, **result.as_dict(), "budget": budget}

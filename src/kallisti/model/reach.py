@@ -77,7 +77,7 @@ def group_flows(rules) -> dict[str, Flow]:
             for other in g.redeal.deal:
                 _mark(fed, other)
     dealt = _dealt(rules)
-    runs_leave = {name for name, g in rules.groups.items() if not _one_card_at_a_time(deck, g.take)}
+    runs_leave = {name for name, g in rules.groups.items() if not one_card_at_a_time(deck, g.take)}
     flows = {}
     for name, g in rules.groups.items():
         empty_kinds = _kinds_allowed_empty(deck, g.empty)
@@ -89,7 +89,7 @@ def group_flows(rules) -> dict[str, Flow]:
         dealt_unknown = dealt[name] > (len(g.piles) if prefilled else 0)  # shuffled cards: any kind
         # A run that lands brings cards its build rule never judged (only its bottom card is `card`).
         runs_land = bool(runs_leave - {name}) and not (
-            _one_card_at_a_time(deck, g.build) and _one_card_at_a_time(deck, g.empty))
+            one_card_at_a_time(deck, g.build) and one_card_at_a_time(deck, g.empty))
         flow.open = fed[name] or dealt_unknown or runs_land
         if not flow.open:
             flow.landing = _closure(deck, g.build, flow.start)
@@ -129,7 +129,7 @@ def _kinds_allowed_empty(deck, rule) -> set[int]:
     return {k for k, c in reps.items() if rule.card_table[c]}
 
 
-def _one_card_at_a_time(deck, rule) -> bool:
+def one_card_at_a_time(deck, rule) -> bool:
     """Whether the rule refuses every move of more than one card (by a clause that reads only `count`)."""
     if rule.never:
         return True

@@ -23,7 +23,7 @@ from __future__ import annotations
 from kallisti.errors import KallistiError, Pos
 from kallisti.grammar.expressions import Attr, Bool, Call, ListLit, Name, Num, Op, Quant, Str, parse_expression
 from kallisti.interpreter import compiler as C
-from kallisti.model.reach import win_shape
+from kallisti.model.reach import one_card_at_a_time, win_shape
 
 EMPTY = -1  # the "top kind" of an empty pile
 CARD_ATTRIBUTES = frozenset({"rank", "suit", "family", "color", "colour", "value", "values", "marks", "pack"})
@@ -270,10 +270,10 @@ def _ruleset_fails(rules, home: list[str]) -> str:
         g = rules.groups[name]
         bottoms: set[int] = set()
         reps = deck.representative
-        if not _one_at_a_time(deck, g.build):
+        if not one_card_at_a_time(deck, g.build):
             bottoms |= {k for k in reps if g.build.always or g.build.pair_table is None or
                         any(g.build.pair_table[reps[k] * g.build.stride + t] for t in reps.values())}
-        if not _one_at_a_time(deck, g.empty):
+        if not one_card_at_a_time(deck, g.empty):
             bottoms |= {k for k in reps if g.empty.always or g.empty.card_table is None or g.empty.card_table[reps[k]]}
         for r in runs_from:
             seq = r.sequence
@@ -284,27 +284,6 @@ def _ruleset_fails(rules, home: list[str]) -> str:
                         any(seq.pair_table[c * seq.stride + reps[b]] for c in reps.values()):
                     return f"a run may land on piles.{name}"
     return ""
-
-
-def _one_at_a_time(deck, rule) -> bool:
-    """Whether `rule` refuses every move of two or more cards, by a clause that reads only `count`."""
-    if rule.never:
-        return True
-    ctx = C.Ctx()
-    for clause in rule.clauses:
-        if clause.uses <= {"count"}:
-            try:
-                refused = True
-                for n in range(2, deck.size + 1):
-                    ctx.count = n
-                    if clause.holds(ctx):
-                        refused = False
-                        break
-            except C.RuleRuntimeError:
-                continue
-            if refused:
-                return True
-    return False
 
 
 def _runs_shrink(rules, home, take_max) -> bool:

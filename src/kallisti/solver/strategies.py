@@ -122,7 +122,9 @@ def hint(game) -> int | None:
         twin = game.fork()
         found = solve(twin.rules, options=SearchOptions(states=HINT_STATES), game=twin)
         if found.verdict == WON and found.moves:
-            line = list(found.moves)
+            from kallisti.solver.clean import clean_line
+
+            line = list(clean_line(twin.rules, found.moves, game=twin))
     if line and line[0] in moves:
         twin = twin or game.fork()
         twin._step(line[0])

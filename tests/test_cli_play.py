@@ -157,8 +157,19 @@ def test_hint_prints_a_command_that_parse_move_accepts(forty):
         code, out = session(game, "d", "hint")
         hints = [line for line in out if line.startswith("hint: ")]
         assert len(hints) == 1
-        command = hints[0][len("hint: "):]
-        assert parse_move(game, command) == hint(game)
+        command, why = hints[0][len("hint: "):].split(" (", 1)
+        assert parse_move(game, command) == hint(game) and why.endswith(")")
+
+
+def test_hint_says_whether_it_follows_a_winning_line_or_guesses(forty):
+    code, out = session(win_game(forty), "hint", "t9 t3", "hint")
+    hints = [line for line in out if line.startswith("hint: ")]
+    # The second hint follows on along the line the first one found: the search is not made again.
+    assert hints == ["hint: t9 t3 (follows a winning line found in 176 positions)",
+                     "hint: t9 t1 (follows a winning line found in 176 positions)"]
+    code, out = session(Game(forty, seed=1), "hint")
+    assert [line for line in out if line.startswith("hint: ")] == \
+        ["hint: t4 t5 (best guess: no win found within 2001 positions)"]
 
 
 def test_commands_name_exactly_their_move_when_runs_may_move():

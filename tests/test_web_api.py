@@ -8,6 +8,7 @@ Without the web extra these tests are skipped on a developer's machine, and fail
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import socket
@@ -204,6 +205,37 @@ def test_a_hint_is_a_legal_move(client):
         state = client.get(f"/api/sessions/{sid}").json()
         assert hint["move"] in state["legal"] and hint["why"]
         assert client.post(f"/api/sessions/{sid}/move", json={"text": hint["move"]["text"]}).status_code == 200
+
+
+def test_following_every_hint_never_comes_back_to_a_position(client, monkeypatch):
+    """Forty Thieves deal 12, every hint followed from the deal to the end: no position twice (the hints used to
+    shuttle a card between two piles). The solver's budget is cut to 50 positions a hint to keep the test cheap; it
+    finds no win within it (and near the end proves there is none), so every hint is a guess, and the game ends when every move would go back."""
+    from kallisti.solver import strategies
+
+    monkeypatch.setattr(strategies, "HINT_STATES", 50)
+    sid = new(client, "forty-thieves", seed=12)["id"]
+    state = client.get(f"/api/sessions/{sid}").json()
+    seen = {json.dumps(state["piles"])}
+    for _ in range(200):  # the deal ends after 136 hints
+        hint = client.get(f"/api/sessions/{sid}/hint").json()
+        if hint["move"] is None:
+            break
+        assert hint["move"] in state["legal"]
+        n = hint["positions"]
+        assert hint["source"] == "guess" and hint["why"] in (f"best guess: no win found within {n} positions",
+                                                             f"best guess: no win from here, all {n} positions searched")
+        state = client.post(f"/api/sessions/{sid}/move", json={"text": hint["move"]["text"]}).json()["state"]
+        key = json.dumps(state["piles"])
+        assert key not in seen, f"hint {hint['move']['text']} after {state['moves_made'] - 1} moves went back"
+        seen.add(key)
+        if state["status"] != "playing":
+            break
+    else:
+        pytest.fail("the deal did not end within 200 hints")
+    assert state["moves_made"] == len(seen) - 1 == 136
+    assert hint == {"move": None, "source": "circle", "positions": hint["positions"],
+                    "why": "every move goes back to a position already visited"}
 
 
 def test_auto_plays_the_rulesets_automatic_moves_or_says_there_are_none(client):

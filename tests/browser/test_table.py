@@ -293,8 +293,9 @@ def test_a_hint_lights_up_its_move_and_the_move_box_plays_it(page, api):
     page.wait_for_selector(".hint-from")
     kind, text = message(page)
     assert kind == "hint"
-    h = api.get(f"/api/sessions/{sid}/hint").json()["move"]  # the hint shown is the API's
-    assert text.startswith(f"hint: {h['text']}")
+    answer = api.get(f"/api/sessions/{sid}/hint").json()  # the hint shown is the API's, with where it comes from
+    h = answer["move"]
+    assert text.startswith(f"hint: {h['text']}") and text.endswith(f"({answer['why']})")
     if h["to"]:
         assert page.locator(f'.pile.hint-to[data-pile="{h["to"]}"]').count() == 1
     # the hint's text typed in the Move box, as in `kallisti play`

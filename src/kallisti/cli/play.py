@@ -47,7 +47,8 @@ Out = Callable[[str], None]
 def play(
     game: str = typer.Argument(..., metavar="GAME|FILE", help="A shipped game's name (see `kallisti list`) or a ruleset file."),
     seed: int | None = typer.Option(None, "--seed", min=0, help="The deal number: the same number gives the same deal everywhere. Default: a fresh one."),
-    deal: Path | None = typer.Option(None, "--deal", help="A text file listing the whole pack in dealing order (card names like 10H or 10♥, # comments)."),
+    deal: str | None = typer.Option(None, "--deal", help="A text file listing the whole pack in dealing order (card names like 10H or 10♥, # comments), "
+                                    "or a world deal number: `ms:N`, Microsoft FreeCell's deal N, for a one-pack game dealt in rows across 8 piles."),
     no_color: bool = typer.Option(False, "--no-color", help="Plain text even on a terminal."),
     players: str | None = typer.Option(None, "--players", help="The seats of a game for several players, in turn order: "
                                        "names of people or `bot` (`bot:STRATEGY`), e.g. `ann,bob` or `ann,bot:random`. "
@@ -88,7 +89,7 @@ def play(
         if players is not None and len([p for p in players.split(",") if p.strip()]) != 1:
             raise typer.BadParameter(f"{rules.name} is played alone: give one name or none", param_hint="--players")
         if deal is not None:
-            g = Game(rules, seed=None, order=read_deal_file(rules.deck, deal))
+            g = Game(rules, seed=None, order=deal_option_order(rules, deal))
             source = str(deal)
         else:
             g = Game(rules, seed=secrets.randbelow(MAX_SEED) + 1 if seed is None else seed)
@@ -241,6 +242,18 @@ def _report(findings: list[Finding]) -> None:
 
 
 # -- deal files -----------------------------------------------------------------------------
+def deal_option_order(rules, deal: str) -> list[int]:
+    """The card order `--deal` gives: a world deal number (`ms:N`, a usage error when unfit) or a deal file."""
+    from kallisti.interpreter.world_deals import WorldDealError, is_world_deal, world_deal_order
+
+    if is_world_deal(deal):
+        try:
+            return world_deal_order(rules, deal)
+        except WorldDealError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--deal") from None
+    return read_deal_file(rules.deck, Path(deal))
+
+
 def read_deal_file(deck, path: Path) -> list[int]:
     """The card order a deal file lists, or KallistiError naming file:line:column of each problem."""
     from kallisti.textfiles import read_text
@@ -285,6 +298,8 @@ def command_for(game, m: int) -> str:
 
 def title(game, deal_source: str | None = None) -> str:
     """`Forty Thieves, deal 7`: what someone needs to play the same deal."""
+    if deal_source is not None and deal_source.startswith("ms:"):
+        return f"{game.rules.name}, deal {deal_source}"
     if deal_source is not None:
         return f"{game.rules.name}, deal from {deal_source}"
     if game.seed is not None:
@@ -612,10 +627,10 @@ class _Session:
             else:
                 self.out("no automatic move to make")
         elif len(words) == 1 and verb == "hint":
-            from kallisti.solver.strategies import hint
+            from kallisti.solver.strategies import hint_with_source
 
-            m = hint(game)
-            self.out(f"hint: {command_for(game, m)}" if m is not None else "hint: no move is left")
+            h = hint_with_source(game)
+            self.out(f"hint: {command_for(game, h.move)} ({h.why})" if h.move is not None else f"hint: {h.why}")
         elif len(words) == 1 and verb == "moves":
             moves = game.legal_moves()
             self.out(f"{_moves(len(moves))}:")

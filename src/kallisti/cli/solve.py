@@ -24,7 +24,7 @@ class Format(str, Enum):
     json = "json"
 
 
-def render_text(name: str, seed: int, s: Solution) -> str:
+def render_text(name: str, seed: int | str, s: Solution) -> str:
     """The line of moves, one a line, after a `#` comment that `kallisti play` skips: the output pipes into play."""
     cost = f"{s.states:,} positions searched, {s.seconds:.2f} s"
     if s.verdict == WON:
@@ -41,6 +41,8 @@ def render_text(name: str, seed: int, s: Solution) -> str:
 def solve(
     game: str = typer.Argument(..., metavar="GAME|FILE", help="A shipped game's name or a ruleset file."),
     seed: int = typer.Option(1, "--seed", "-s", min=0, help="The deal number, as `kallisti play --seed` takes it."),
+    deal: str | None = typer.Option(None, "--deal", help="Instead of --seed: a deal file or a world deal number "
+                                    "(`ms:N`), as `kallisti play --deal` takes it."),
     states: int = typer.Option(DEFAULT_STATES, "--states", min=1,
                                help="Most positions to search; the verdict is `unknown` beyond it (the same on every machine)."),
     seconds: float | None = typer.Option(None, "--seconds", min=0.001,
@@ -58,7 +60,7 @@ def solve(
     """Search one deal with every card known (face-down cards and the stock included) for a win.
 
     Prints a winning line of moves, one a line, that `kallisti play GAME --seed N` replays when piped
-    in; or says that no win exists (every line was searched) or that the budget ran out first.
+    in (with `--deal FILE|ms:N`, `kallisti play GAME --deal` the same); or says that no win exists (every line was searched) or that the budget ran out first.
     With `--beam`, a win or `unknown`: a beam search drops positions, so it never proves a loss.
     Exit codes: 0 a win was found, 3 no win exists, 5 unknown (the budget ran out), 1 a bad ruleset,
     2 a usage error.
@@ -72,13 +74,22 @@ def solve(
         typer.echo(f"{rules.name} is played by several players; `solve` searches patiences played alone", err=True)
         raise typer.Exit(2)
     options = SearchOptions(states=states, seconds=seconds, symmetry=symmetry, safe_moves=safe_moves, memory=memory)
-    start = Game(rules, seed=seed)
+    if deal is None:
+        start = Game(rules, seed=seed)
+    else:
+        from kallisti.cli.play import deal_option_order
+
+        try:
+            start = Game(rules, seed=None, order=deal_option_order(rules, deal))
+        except KallistiError as exc:
+            raise refuse(deal, exc) from None
     result = run_solve(rules, options=options, game=start) if beam is None else beam_solve(rules, None, beam, options, game=start)
     result = clean_solution(rules, result, start)  # a line that comes back to a position it passed loses the cycle
     if format == Format.json:
         budget = {"states": states, "seconds": seconds, "memory": memory, **({"beam": beam} if beam else {})}
-        record = {"game": rules.name, "seed": seed, **result.as_dict(), "budget": budget}
+        record = {"game": rules.name, **({"seed": seed} if deal is None else {"deal": deal}), **result.as_dict(),
+                  "budget": budget}
         typer.echo(json.dumps(record, ensure_ascii=False))
     else:
-        typer.echo(render_text(rules.name, seed, result))
+        typer.echo(render_text(rules.name, seed if deal is None else deal, result))
     raise typer.Exit(EXIT[result.verdict])

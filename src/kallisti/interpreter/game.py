@@ -72,7 +72,7 @@ class Game:
         self._card_moves: dict[int, tuple] = rules.card_move_cache
         self.events: list[dict] = []  # the player's steps, for saves and replays
         self.rule_errors: list[str] = []  # errors rules raised while judging moves (the moves were refused)
-        self.hint_plan: tuple | None = None  # (position, moves): the rest of the line the last hint came from
+        self.hint_plan: tuple | None = None  # (position, moves, positions searched): the rest of the last hint's line
         self._build_indexes()
 
     def arrange(self, layout: dict[str, str], down: dict[str, int] | None = None) -> "Game":
@@ -913,6 +913,21 @@ class Game:
     def moves_made(self) -> int:
         """The player's steps that moved cards (rule changes are steps too, for undo, but not moves)."""
         return sum(1 for step in self.history if not (step and isinstance(step[0], RuleStep)))
+
+    def visited_positions(self) -> set:
+        """The state keys of every position the game has stood in since the deal (or `arrange`), on the way to
+        this one, this one included: read off the undo history by taking it back on a fork, so this game
+        (its position and the order of its legal moves) is left exactly as it was."""
+        twin = self.fork()
+        seen = {twin.state.key()}
+        for step in reversed(self.history):
+            for rec in reversed(step):
+                if isinstance(rec, RuleStep):
+                    twin._use_rules(rec.before)
+                else:
+                    twin.undo_record(rec)
+            seen.add(twin.state.key())
+        return seen
 
     # -- rule changes during play -----------------------------------------------------------
     def change_rules(self, rules, event: dict) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from kallisti.interpreter.rng import Rng, STREAM_STRATEGY
 
 STRATEGIES = ("random", "greedy", "search")
@@ -99,43 +101,108 @@ def make_strategy(name: str, seed: int):
 HINT_STATES = 2000  # positions the solver may search for a hint before the greedy measure answers instead
 
 
+@dataclass(frozen=True)
+class Hint:
+    """A hint and where it comes from.
+
+    `source` is "line" (the next move of a winning line the solver found, in `positions` positions),
+    "guess" (the move the greedy measure likes best: the solver found no win within `positions`
+    positions, or a match, where it does not search and `positions` is 0), "circle" (every legal move
+    goes back to a position the game has already been in; no move) or "none" (no legal move is left).
+    `why` says it in words, as the terminal and the web API show it.
+    """
+
+    move: int | None
+    source: str
+    positions: int
+    why: str
+
+
 def hint(game) -> int | None:
-    """A good legal move for the player, or None when none is left (deterministic).
+    """The move of `hint_with_source` alone: a good legal move, or None."""
+    return hint_with_source(game).move
+
+
+def hint_with_source(game) -> Hint:
+    """A good legal move for the player and where it comes from (deterministic).
 
     In a patience played alone, the next move of a win the solver finds within HINT_STATES
     positions (it knows the face-down cards and the stock, and says nothing of them but the move).
     The rest of that win is kept, so a player who follows the hints follows one line to its end
-    instead of a new search's each time. Otherwise, and in a match, the move the greedy measure
-    likes best. Asking changes nothing in the game but the plan it keeps: not its position, its history,
-    nor the order of its legal moves.
+    instead of a new search's each time. Otherwise the move the greedy measure likes best. In a
+    patience a hint never leads back to a position the game has already been in since the deal: a
+    line that would is not followed, the greedy measure passes over such moves, and when every move
+    would, the hint says so and suggests none. Asking changes nothing in the game but the plan it
+    keeps: not its position, its history, nor the order of its legal moves.
     """
     moves = game.legal_moves()
     if not moves:
-        return None
-    line = _planned(game)
-    # The search and the step below are made on a fork: searching the game itself would leave its position but
+        return Hint(None, "none", 0, "no move is left")
+    if game.rules.match is not None:  # the same cards with another player to move are not the same position
+        return Hint(_best(game, moves), "guess", 0, "best guess by the greedy measure")
+    visited = game.visited_positions()
+    planned = _planned(game)
+    line, searched, verdict = (planned[0], planned[1], None) if planned else (None, 0, None)
+    # The search and the steps below are made on forks: searching the game itself would leave its position but
     # not the order of its legal moves, so a hint would change where `t7 f` or a double-click sends a card.
-    twin = None
-    if line is None and game.rules.match is None:
+    if line is None:
         from kallisti.solver.solve import WON, SearchOptions, solve  # the solver orders its moves by this module's measure
 
         twin = game.fork()
         found = solve(twin.rules, options=SearchOptions(states=HINT_STATES), game=twin)
+        searched, verdict = found.states, found.verdict
         if found.verdict == WON and found.moves:
             from kallisti.solver.clean import clean_line
 
             line = list(clean_line(twin.rules, found.moves, game=twin))
     if line and line[0] in moves:
-        twin = twin or game.fork()
-        twin._step(line[0])
-        game.hint_plan = (twin.state.key(), line[1:])  # where the line goes next, and from which position
-        return line[0]
+        after = _line_positions(game, line)
+        if after is not None and visited.isdisjoint(after):
+            game.hint_plan = (after[0], line[1:], searched)  # where the line goes next, from which position, found how
+            return Hint(line[0], "line", searched, f"follows a winning line found in {searched} positions")
+    fresh = _not_revisiting(game, moves, visited)
+    if not fresh:
+        return Hint(None, "circle", searched, "every move goes back to a position already visited")
+    if line:
+        why = "best guess: the winning line found goes back to a position already visited"
+    elif verdict == "no win":
+        why = f"best guess: no win from here, all {searched} positions searched"
+    else:
+        why = f"best guess: no win found within {searched} positions"
+    return Hint(_best(game, fresh), "guess", searched, why)
+
+
+def _best(game, moves: list[int]) -> int:
     return max(moves, key=lambda m: (move_score(game, m), -m))  # ties: the lower move number, whatever the engine's order
 
 
-def _planned(game) -> list[int] | None:
-    """The rest of the line of the last hint, when the game stands where that hint led."""
+def _line_positions(game, line: list[int]) -> list | None:
+    """The state key after each move of `line` played from the game's position (on a fork), or None if one is
+    not legal there."""
+    twin, keys = game.fork(), []
+    for m in line:
+        if m not in twin.legal_moves():
+            return None
+        twin._step(m)
+        keys.append(twin.state.key())
+    return keys
+
+
+def _not_revisiting(game, moves: list[int], visited: set) -> list[int]:
+    """The moves (steps, with their automatic moves) that lead to a position not in `visited`."""
+    twin, fresh = game.fork(), []
+    for m in moves:
+        twin._step(m)
+        if twin.state.key() not in visited:
+            fresh.append(m)
+        twin.take_back_step()
+    return fresh
+
+
+def _planned(game) -> tuple[list[int], int] | None:
+    """The rest of the line of the last hint, when the game stands where that hint led, and the positions searched
+    to find it."""
     plan = game.hint_plan
     if plan is not None and plan[0] == game.state.key() and plan[1]:
-        return plan[1]
+        return plan[1], plan[2]
     return None

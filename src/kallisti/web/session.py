@@ -385,19 +385,15 @@ class Session:
 
     def hint(self) -> dict:
         """A good legal move (the terminal's `hint`), and where it comes from."""
-        from kallisti.solver.strategies import hint
+        from kallisti.solver.strategies import hint_with_source
 
         game = self.game
         if game is None or (self.match is not None and self.match.waiting().what != "move") \
                 or game.status().outcome != "playing":
-            return {"move": None, "why": "no move is left"}
-        before = game.hint_plan
-        m = hint(game)
-        if m is None:
-            return {"move": None, "why": "no move is left"}
-        planned = game.hint_plan is not None and game.hint_plan is not before
-        return {"move": self.move_dict(m),
-                "why": "the next move of a win the solver found" if planned else "the move that looks best by the greedy measure"}
+            return {"move": None, "source": "none", "positions": 0, "why": "no move is left"}
+        h = hint_with_source(game)
+        return {"move": None if h.move is None else self.move_dict(h.move), "source": h.source,
+                "positions": h.positions, "why": h.why}
 
     def acknowledge(self, seat: int | None = None) -> dict:
         if self.match is not None:

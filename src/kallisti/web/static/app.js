@@ -17,6 +17,7 @@ const app = {
   log: [],           // what happened, for the side panel
   wonShown: null,    // the session whose win was celebrated
   hash: "",
+  hinting: false,    // a hint request is out
   shown: 0,          // states drawn so far: the page's <body data-shown>, which tests wait on
 };
 
@@ -279,8 +280,19 @@ function toFoundation(tag) {
 }
 
 async function hint() {
-  if (!app.id) return;
-  const r = await api("GET", `/sessions/${app.id}/hint`);
+  if (!app.id || app.hinting) return;
+  const asked = app.state;
+  app.hinting = true;
+  $("hint").setAttribute("aria-busy", "true");
+  say("hint: thinking…", "info");  // the solver may search for a while
+  let r;
+  try {
+    r = await api("GET", `/sessions/${app.id}/hint`);
+  } finally {
+    app.hinting = false;
+    $("hint").removeAttribute("aria-busy");
+  }
+  if (app.state !== asked) return;  // the game moved on while the hint was worked out: it is stale
   if (r.status !== 200) {
     say(trouble(r), "refused");
     return;

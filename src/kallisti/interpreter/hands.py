@@ -163,16 +163,20 @@ class HandEvaluator:
                     if best is not None and option.keys <= best.keys:
                         continue
                     left_out = tuple(cards[i] for i, c in enumerate(effective) if c is None)
-                    kinds = self.deck.kind
                     option = replace(option, cards=cards, unused=self._sorted(option.unused + left_out),
-                                     stand_ins=tuple((cards[i], c) for i, c in enumerate(effective)
-                                                     if c is not None and c != cards[i] and kinds[c] not in self._devalued_kinds),
-                                     wild_devalued=tuple((cards[i], self._devalued_kinds[kinds[c]]) for i, c in enumerate(effective)
-                                                         if c is not None and kinds[c] in self._devalued_kinds))
+                                     **self._substitutions(cards, effective))
                 if best is None or option.keys > best.keys:
                     best = option
             best = best or plain  # the budget ran out before any way was judged
         return replace(best, steps=steps.steps, complete=best.complete and not steps.approximate)
+
+    def _substitutions(self, cards, effective) -> dict:
+        """What the choice `effective` made of the physical `cards`: the cards that stand for others (`stand_ins`) and
+        the wild cards whose stand-in the rules devalue (`wild_devalued`, with the value they count)."""
+        kinds, devalued = self.deck.kind, self._devalued_kinds
+        chosen = [(cards[i], c) for i, c in enumerate(effective) if c is not None]
+        return {"stand_ins": tuple((was, c) for was, c in chosen if c != was and kinds[c] not in devalued),
+                "wild_devalued": tuple((was, devalued[kinds[c]]) for was, c in chosen if kinds[c] in devalued)}
 
     def _partition(self, cards, physical, steps: _Steps) -> Evaluation:
         """The best partition of `cards` as judged (stand-ins included); groups name the `physical` cards."""
@@ -445,20 +449,13 @@ class HandEvaluator:
         plain = self._judge_sets(cards, cards, sets, steps)
         best = None if self.hand_rules.devalue or self.hand_rules.shift else plain
         if best is None:
-            kinds = self.deck.kind
             for effective in self._variants(cards, plain):
                 if effective == cards:  # the rules leave the player free to change nothing
                     option = plain
                 elif steps.steps > steps.budget:
                     break
                 else:
-                    option = self._judge_sets(effective, cards, sets, steps)
-                    option = replace(option, stand_ins=tuple((cards[i], c) for i, c in enumerate(effective)
-                                                             if c is not None and c != cards[i]
-                                                             and kinds[c] not in self._devalued_kinds),
-                                     wild_devalued=tuple((cards[i], self._devalued_kinds[kinds[c]])
-                                                         for i, c in enumerate(effective)
-                                                         if c is not None and kinds[c] in self._devalued_kinds))
+                    option = replace(self._judge_sets(effective, cards, sets, steps), **self._substitutions(cards, effective))
                 if best is None or option.keys > best.keys:
                     best = option
             best = best or plain  # the budget ran out before any way was judged

@@ -363,7 +363,11 @@ def test_a_folder_without_rulesets_is_a_usage_error(tmp_path):
 
 FORTY_THIEVES_VARIANT = "extends: forty-thieves\ngame: Generated\n"
 BIG = "game: Big\n" + "#" * 1_000_001 + "\n"
-BUILD_CLAUSES = "".join(f"      - {{id: c{i}, require: card.rank != top.rank}}\n" for i in range(501))
+# 84 clauses in each of 6 groups (no rule may have more than 100), and 2 clauses of each group's default rules: 516
+BUILD_CLAUSES = "".join(f"      - {{id: c{i}, require: card.rank != top.rank}}\n" for i in range(84))
+ITEMS = "add:\n  x: [" + "1, " * 1000 + "1]\n"  # 1,001 items: the 1,001st at column 7 + 3 * 1000
+KEYS = "add:\n  x: {" + ", ".join(f"k{i}: 1" for i in range(1001)) + "}\n"
+RULES_ITEMS = "extends forty-thieves\ngame: Generated\nset piles.tableau.deal [" + "up, " * 1000 + "up]\n"
 GENERATED = {  # file name (its stem is the code): text, line, column, message
     "file-too-large.yaml": (BIG, 0, 0, "the ruleset file is larger than 1000000 bytes"),
     "file-too-large.rules": (BIG, 0, 0, "the ruleset file is larger than 1000000 bytes"),
@@ -372,8 +376,14 @@ GENERATED = {  # file name (its stem is the code): text, line, column, message
                            "expression longer than 2000 characters"),
     "too-many-piles.yaml": ("game: Many Piles\npiles:\n" + "".join(f"  g{i}: {{count: 200}}\n" for i in range(3))
                             + "win: g0.empty\n", 2, 1, "600 piles; at most 400"),
-    "too-many-clauses.yaml": ("game: Many Clauses\npiles:\n  tableau:\n    deal: rest\n    build:\n" + BUILD_CLAUSES
-                              + "win: tableau.empty\n", 2, 1, "503 clauses; at most 500"),
+    "too-many-clauses.yaml": ("game: Many Clauses\npiles:\n"
+                              + "".join(f"  g{g}:\n    build:\n" + BUILD_CLAUSES for g in range(6))
+                              + "win: g0.empty\n", 2, 1, "516 clauses; at most 500"),
+    "too-many-items.yaml": (FORTY_THIEVES_VARIANT + ITEMS, 4, 3007, "a list of more than 1,000 items"),
+    # the line's 1,001st word or item: `set`, the path, then the 999th `up`, 4 characters apart from column 25
+    "too-many-items.rules": (RULES_ITEMS, 3, 25 + 4 * 998, "a line of more than 1,000 words and list items"),
+    "too-many-keys.yaml": (FORTY_THIEVES_VARIANT + KEYS, 4, 7 + KEYS.index("k1000") - KEYS.index("k0"),
+                           "a map of more than 1,000 keys"),
 }
 
 

@@ -25,6 +25,8 @@ GENERATED = {
     "expr-too-long": "test_a_generated_case_reports_its_fault_where_it_is",
     "too-many-piles": "test_a_generated_case_reports_its_fault_where_it_is",
     "too-many-clauses": "test_a_generated_case_reports_its_fault_where_it_is",
+    "too-many-items": "test_a_generated_case_reports_its_fault_where_it_is",
+    "too-many-keys": "test_a_generated_case_reports_its_fault_where_it_is",
     "extends-depth": "test_an_extends_chain_too_long_is_reported_at_the_extends_that_goes_too_far",
 }
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from kallisti import durable
-from kallisti.cli.play import BAD_INPUT, run_session
+from kallisti.cli.play import QUIT, run_session
 from kallisti.durable import PAUSE_BEFORE_RENAME, write_atomic
 from kallisti.errors import KallistiError
 from kallisti.interpreter.game import Game
@@ -134,7 +134,7 @@ def test_the_play_command_reports_a_damaged_save_and_its_backup_without_a_traceb
     path.write_bytes(path.read_bytes().replace(b'"move"', b'"mvoe"', 1))
     out, err = [], []
     code = run_session(Game(rules, seed=SEED), [f"load {path}"], out.append, err=err.append)
-    assert code == BAD_INPUT
+    assert code == QUIT and out[-2:] == ["not loaded; the game goes on as it was", "*** QUIT ***"]
     assert err == [f"{path}: error save-checksum: the save's content does not match its checksum: the file was damaged "
                    f"or edited after it was saved (the save before it is kept whole in {path}.bak: load that file to go "
                    "on from there)"]
@@ -176,11 +176,13 @@ def test_a_damaged_save_never_replaces_a_whole_backup(rules, tmp_path):
     assert load_game(path).state.key() == game_after(rules, commands(rules, 3)).state.key()
 
 
-def test_a_file_that_is_no_save_is_not_kept_as_the_backup(rules, tmp_path):
+def test_a_file_that_is_no_save_is_neither_replaced_nor_kept_as_the_backup(rules, tmp_path):
     path = tmp_path / "notes.json"
     path.write_text('{"shopping": ["eggs"]}\n', encoding="utf-8")
-    save_game(game_after(rules, commands(rules, 1)), path)
-    assert not backup_path(path).exists()
+    with pytest.raises(KallistiError) as caught:
+        save_game(game_after(rules, commands(rules, 1)), path)
+    assert caught.value.findings[0].code == "save-overwrite"
+    assert path.read_text(encoding="utf-8") == '{"shopping": ["eggs"]}\n' and not backup_path(path).exists()
 
 
 # -- the atomic write ------------------------------------------------------------------------------------------------

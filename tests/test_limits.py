@@ -90,10 +90,27 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
     ("kallisti.cli.play", "MAX_COMMAND_CHARS"):
         "tests/test_security.py::test_a_piped_line_over_the_command_limit_is_refused_and_play_goes_on",
     ("kallisti.interpreter.save", "MAX_SAVE_BYTES"): "tests/test_limits.py::test_a_save_one_byte_over_its_limit_is_refused",
+    ("kallisti.interpreter.save", "MAX_SAVE_EVENTS"): "tests/hostile/test_security_saves.py::"
+        "test_a_save_holding_more_events_than_its_limit_is_refused_before_any_is_replayed",
+    ("kallisti.interpreter.save", "MAX_SAVE_CHANGES"): "tests/hostile/test_security_saves.py::"
+        "test_a_match_save_holding_more_rule_changes_than_its_limit_is_refused",
     ("kallisti.catalogue", "MAX_CATALOGUE_BYTES"):
         "tests/test_limits.py::test_a_catalogue_one_byte_over_its_limit_is_refused",
     ("kallisti.model.located", "MAX_DEPTH"):
         "tests/test_limits.py::test_yaml_nested_far_beyond_its_limit_stops_at_the_first_level_too_deep",
+    ("kallisti.model.located", "MAX_LIST_ITEMS"):
+        "tests/hostile/test_security_bounds.py::test_a_list_of_the_most_items_is_read_and_one_more_is_refused_at_it",
+    ("kallisti.model.located", "MAX_MAP_KEYS"):
+        "tests/hostile/test_security_bounds.py::test_a_map_of_the_most_keys_is_read_and_one_more_is_refused_at_it",
+    ("kallisti.model.located", "MAX_NODES"):
+        "tests/hostile/test_security_bounds.py::test_a_file_of_more_values_than_the_most_is_refused_at_the_value_too_many",
+    ("kallisti.model.located", "MAX_FINDINGS"):
+        "tests/hostile/test_security_bounds.py::test_schema_errors_past_the_cap_are_one_line_saying_how_many",
+    ("kallisti.model.ruleset", "MAX_TABLE_BYTES"):
+        "tests/hostile/test_security_bounds.py::test_the_shared_rule_tables_stay_within_their_bytes_with_the_largest_deck",
+    ("kallisti.interpreter.amend", "MAX_CACHED_BYTES"):
+        "tests/hostile/test_security_bounds.py::test_the_shared_rule_tables_stay_within_their_bytes_with_the_largest_deck",
+    ("kallisti.errors", "MAX_EXCERPT"): "tests/hostile/test_security_bounds.py::test_validate_says_so_in_a_few_short_lines",
     ("kallisti.model.located", "MAX_NUMBER_DIGITS"):
         "tests/test_limits.py::test_a_number_one_digit_longer_than_its_limit_is_refused_wherever_it_is_written",
     # The ruleset
@@ -116,6 +133,12 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
         "tests/test_limits.py::test_a_quantifier_counts_as_going_through_the_most_cards_a_deck_may_have",
     ("kallisti.grammar.expressions", "MAX_QUANTIFIER_STEPS"):
         "tests/test_limits.py::test_three_quantifiers_nested_over_cards_are_refused_two_are_not",
+    ("kallisti.interpreter.compiler", "MAX_EVALUATION_STEPS"):
+        "tests/hostile/test_security_cost.py::test_four_nested_counts_are_refused_where_the_outer_count_is",
+    ("kallisti.interpreter.compiler", "MAX_LOAD_STEPS"):
+        "tests/hostile/test_security_cost.py::test_a_clause_read_for_every_pair_of_cards_is_bounded_by_its_table",
+    ("kallisti.interpreter.compiler", "MAX_POSITION_STEPS"):
+        "tests/hostile/test_security_cost.py::test_a_clause_that_reads_the_position_is_bounded_by_the_moves_it_judges",
     ("kallisti.interpreter.compiler", "MAX_INT_RESULT"):
         "tests/test_limits.py::test_the_worst_sum_of_products_an_expression_can_write_stays_small_and_a_product_beyond_is_refused",
     ("kallisti.interpreter.compiler", "MAX_TOTALS"): "tests/test_limits.py::test_totals_of_a_pile_is_bounded",
@@ -157,6 +180,10 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
     ("kallisti.solver.beam", "MAX_PILE_CACHE"): "tests/test_limits.py::test_the_beam_search_s_cache_of_pile_values_is_bounded",
     ("kallisti.web.api", "MAX_SESSIONS"): "tests/test_web_api.py::test_the_oldest_sessions_make_room_for_new_ones",
     ("kallisti.web.api", "MAX_BODY_BYTES"): "tests/test_web_api.py::test_an_oversized_body_is_refused_before_it_is_read_whole",
+    ("kallisti.web.api", "MAX_SAVED_SESSIONS"):
+        "tests/test_web_hardening.py::test_when_no_game_can_be_saved_a_new_one_is_refused_and_none_is_lost",
+    ("kallisti.web.guard", "MAX_HEADER_BYTES"):
+        "tests/test_web_hardening.py::test_headers_over_the_limit_are_refused_whole_or_while_they_arrive",
 }
 
 
@@ -171,7 +198,8 @@ def test_every_registered_test_exists():
     missing = []
     for key, node in sorted(LIMIT_TESTS.items()):
         path, _, name = node.partition("::")
-        assert path.startswith("tests/test_") and name.startswith("test_") and "[" not in name, node
+        assert path.startswith("tests/") and Path(path).name.startswith("test_") and name.startswith("test_") \
+            and "[" not in name, node
         if path not in tests:
             tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
             tests[path] = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")}
@@ -358,8 +386,10 @@ def test_thousands_of_clauses_are_refused_before_one_is_compiled(tmp_path, monke
     compiled = []
     real = compiler.Compiler.compile
     monkeypatch.setattr(compiler.Compiler, "compile", lambda self, *a, **k: compiled.append(1) or real(self, *a, **k))
-    clauses = "".join(f"      - {{id: c{i}, require: card.rank != top.rank}}\n" for i in range(20 * MAX_CLAUSES))
-    text = f"game: Clauses\npiles:\n  tableau:\n    deal: rest\n    build:\n{clauses}win: tableau.empty\n"
+    clauses = "".join(f"      - {{id: c{i}, require: card.rank != top.rank}}\n" for i in range(100))  # a rule's most
+    # 4 * MAX_CLAUSES in all: far more would pass the values a file may hold (MAX_NODES), refused while it is read
+    groups = "".join(f"  g{g}:\n    build:\n{clauses}" for g in range(4 * MAX_CLAUSES // 100))
+    text = f"game: Clauses\npiles:\n{groups}win: g0.empty\n"
     finding = load_refusal(tmp_path, "clauses.yaml", text)
     assert (finding.code, finding.pos.line) == ("too-many-clauses", 2)
     assert compiled == []
@@ -373,7 +403,7 @@ def test_a_file_of_too_many_changes_is_refused_before_one_is_applied(tmp_path, m
     real = loader.apply_patch
     monkeypatch.setattr(loader, "apply_patch", lambda *a, **k: applied.append(1) or real(*a, **k))
     changes = "".join(f"  - {{forbid: piles.tableau.build, id: c{i}, expr: card.rank == top.rank}}\n"
-                      for i in range(40 * MAX_FILE_CHANGES))
+                      for i in range(5 * MAX_FILE_CHANGES))  # more than 1,000 are refused while the file is read
     finding = load_refusal(tmp_path, "changes.yaml", f"extends: forty-thieves\ngame: Changes\nchanges:\n{changes}")
     assert finding.code == "schema" and f"at most {MAX_FILE_CHANGES}" in finding.message
     assert len(finding.message) < 200  # the limit in numbers, not the whole list
@@ -534,7 +564,7 @@ def test_no_deck_holds_more_cards_than_a_quantifier_counts_as_going_through(tmp_
     text = (f"game: Clubs\ndeck: {{packs: [{packs}]}}\nhands:\n  size: 2\n  groupings:\n"
             "    pair: {rank: 1, cards: 2, when: \"all(c in cards: c.rank == cards.top.rank)\"}\n")
     finding = load_refusal(tmp_path, "clubs.yaml", text)
-    assert finding.code == "schema" and finding.message.startswith("deck.packs: "), str(finding)
+    assert finding.code == "schema" and finding.message.startswith("deck.packs"), str(finding)
 
 
 # -- play ------------------------------------------------------------------------------------------------------

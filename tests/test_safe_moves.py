@@ -150,7 +150,7 @@ def test_simulate_without_safe_moves_says_so_and_its_journal_is_not_resumed_with
     journal = tmp_path / "hole.jsonl"
     off = simulate("--deals", "4", "--no-safe-moves", "--resume", str(journal), "--format", "json")
     assert off.exit_code == 0, off.output
-    assert json.loads(off.output)["budget"] == {"states": 50, "seconds": None, "safe_moves": False}
+    assert json.loads(off.output)["budget"] == {"states": 50, "seconds": None, "search": "portfolio", "safe_moves": False}
     assert json.loads(journal.read_text(encoding="utf-8").splitlines()[0])["budget"]["safe_moves"] is False
     assert "safe moves off" in simulate("--deals", "2", "--no-safe-moves").output
     refused = simulate("--deals", "4", "--resume", str(journal))

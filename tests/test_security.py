@@ -79,8 +79,9 @@ def test_the_yaml_loader_is_a_safe_loader():
 def test_a_python_tag_builds_nothing():
     from kallisti.model.located import load_yaml
 
-    data = load_yaml("game: !!python/object/apply:os.system ['echo owned']\n", "<test>")
-    assert data["game"] == ["echo owned"]  # a plain list, never a call
+    with pytest.raises(KallistiError) as caught:  # refused at the tag, before any value is built
+        load_yaml("game: !!python/object/apply:os.system ['echo owned']\n", "<test>")
+    assert [(f.code, f.pos.line, f.pos.column) for f in caught.value.findings] == [("yaml-tag", 1, 7)]
 
 
 def string_dicts(tree) -> set[str]:
@@ -277,7 +278,7 @@ def test_a_two_file_cycle_is_refused(tmp_path):
 # -- the CLI never prints a traceback ------------------------------------------------------------------------------
 
 def hostile_files() -> list[Path]:
-    return sorted(p for p in HOSTILE.iterdir() if p.is_file())
+    return sorted(p for p in HOSTILE.iterdir() if p.is_file() and p.suffix in (".yaml", ".yml", ".rules"))
 
 
 def expected(path: Path) -> tuple[int, int, str]:

@@ -220,7 +220,7 @@ def test_the_solver_counts_a_deal_without_a_win_as_lost():
 def test_the_solver_is_unknown_beyond_its_budget(forty):
     result = simulate(forty, 2, seed=1, strategy="solver", states=50)
     assert (result.won, result.lost, result.unknown, result.moves) == (0, 0, 2, 0)
-    assert result.budget == {"states": 50, "seconds": None}
+    assert result.budget == {"states": 50, "seconds": None, "search": "portfolio"}
 
 
 def test_each_deal_is_the_verdict_of_solve(lucas):
@@ -245,7 +245,8 @@ def test_a_plan_refuses_what_it_cannot_play():
         with pytest.raises(ValueError):
             Plan(**bad)
     assert Plan("greedy", cap=10).budget == {"cap": 10}
-    assert Plan("solver", states=5, seconds=1.5).budget == {"states": 5, "seconds": 1.5}
+    assert Plan("solver", states=5, seconds=1.5).budget == {"states": 5, "seconds": 1.5, "search": "portfolio"}
+    assert Plan("solver", states=5, search="depth-first").budget["search"] == "depth-first"
 
 
 # -- the journal: resuming an interrupted run ----------------------------------------------------
@@ -432,7 +433,7 @@ def test_the_solvers_json_record(lucas):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert list(data) == SOLVER_KEYS
-    assert data["budget"] == {"states": 3000, "seconds": None}
+    assert data["budget"] == {"states": 3000, "seconds": None, "search": "portfolio"}
     assert data["won"] + data["lost"] + data["unknown"] == 3 and data["capped"] == 0
     assert data["mean_states"] == pytest.approx(data["states"] / 3, abs=0.05)
     assert without_time(data) == without_time(simulate(lucas, 3, seed=1, strategy="solver", states=3000))

@@ -20,8 +20,10 @@ from kallisti.solver.safe import SafeMoves
 from kallisti.solver.solve import NO_WIN, UNKNOWN, WON, SearchOptions, solve
 from small_decks import cut_down
 
-PLAIN = SearchOptions(states=80_000, symmetry=False, safe_moves=False)
+PLAIN = SearchOptions(states=80_000, symmetry=False, safe_moves=False, search="depth-first")
 FULL = SearchOptions(states=80_000)
+# Every search with every technique on: the portfolio (FULL), and each of its two searches alone.
+ALONE = [SearchOptions(states=80_000, search=search) for search in ("depth-first", "best-first")]
 
 # (games, ranks, packs, suits, rows, piles, seeds): each cut-down game is searched on every seed.
 SOUNDNESS = [
@@ -40,11 +42,16 @@ verdicts: dict[str, list[str]] = {}  # the plain search's verdicts, per case, fo
 def test_every_technique_leaves_the_verdict_of_a_plain_search(tmp_path, game, ranks, packs, suits, rows, piles, seeds):
     rules = cut_down(game, tmp_path, ranks, packs, suits, rows, piles)
     plain, full = [], []
+    alone = [[] for _ in ALONE]
     for seed in range(1, seeds + 1):
         plain.append(solve(rules, seed, PLAIN).verdict)
         full.append(solve(rules, seed, FULL).verdict)
+        for verdicts_alone, options in zip(alone, ALONE):
+            verdicts_alone.append(solve(rules, seed, options).verdict)
     assert UNKNOWN not in plain, "the plain search must finish for the comparison to mean anything"
     assert full == plain
+    for verdicts_alone, options in zip(alone, ALONE):
+        assert verdicts_alone == plain, options.search
     verdicts[f"{game}-{packs}x{suits}-{len(ranks)}"] = plain
 
 
@@ -128,8 +135,8 @@ def test_on_generated_rulesets_every_technique_leaves_the_verdict_of_a_plain_sea
     played = []
     pick = SafeMoves.pick
 
-    def counted(self, game, moves):
-        move = pick(self, game, moves)
+    def counted(self, game, moves, *home):
+        move = pick(self, game, moves, *home)
         played.append(move is not None)
         return move
 
@@ -137,6 +144,8 @@ def test_on_generated_rulesets_every_technique_leaves_the_verdict_of_a_plain_sea
     full = [solve(rules, seed, FULL).verdict for seed in GENERATED_SEEDS]
     assert UNKNOWN not in plain, "the plain search must finish for the comparison to mean anything"
     assert full == plain
+    for options in ALONE:
+        assert [solve(rules, seed, options).verdict for seed in GENERATED_SEEDS] == plain, options.search
     generated_verdicts[case] = plain
     safe_moves_played[case] = sum(played)
 
@@ -173,8 +182,11 @@ def test_the_budget_is_counted_in_positions():
     rules = load_ruleset("forty-thieves")
     first = solve(rules, 1, SearchOptions(states=500))
     again = solve(rules, 1, SearchOptions(states=500))
-    assert (first.verdict, first.stopped_by, first.states) == (UNKNOWN, "states", 501)
+    assert (first.verdict, first.stopped_by, first.states) == (UNKNOWN, "states", 500)
     assert again.states == first.states
+    # The depth-first search alone counts the position beyond its budget that stopped it.
+    alone = solve(rules, 1, SearchOptions(states=500, search="depth-first"))
+    assert (alone.verdict, alone.stopped_by, alone.states) == (UNKNOWN, "states", 501)
 
 
 def test_a_memory_bound_stops_the_search_as_unknown():
@@ -202,7 +214,7 @@ def test_solve_exit_codes_and_json():
     assert record["verdict"] == "no win" and record["moves"] == [] and record["budget"]["states"] > 0
     unknown = run("forty-thieves", "--seed", "1", "--states", "200")
     assert unknown.exit_code == 5
-    assert "unknown — the search stopped at its states budget (201 positions searched" in unknown.output
+    assert "unknown — the search stopped at its states budget (200 positions searched" in unknown.output
     assert run("no-such-game").exit_code == 2
     assert run("discordian").exit_code == 2  # a match: several players
 

@@ -305,13 +305,14 @@ def test_a_bug_is_a_json_error_without_a_traceback(client, monkeypatch, caplog):
     assert "boom" not in body["error"]["message"]
 
 
-def test_the_oldest_sessions_make_room_for_new_ones():
-    with TestClient(create_app(cap=2), base_url=LOCAL) as c:
+def test_the_oldest_sessions_make_room_for_new_ones(tmp_path):
+    with TestClient(create_app(cap=2, saves=tmp_path), base_url=LOCAL) as c:
         first, second = new(c)["id"], new(c)["id"]
         c.get(f"/api/sessions/{first}")  # used more recently than the second
         third = new(c)["id"]
+        assert len(c.app.state.sessions) == 2 and [p.name for p in tmp_path.iterdir()] == [f"{second}.json"]
         assert c.get(f"/api/sessions/{first}").status_code == 200
-        assert_error(c.get(f"/api/sessions/{second}"), 404, "unknown-session")
+        assert c.get(f"/api/sessions/{second}").status_code == 200  # saved to make room, and back
         assert c.delete(f"/api/sessions/{third}").json() == {"ok": True}
         assert_error(c.get(f"/api/sessions/{third}"), 404, "unknown-session")
 

@@ -36,6 +36,7 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("not-a-ruleset", "The file's top level is not a map of keys."),
         ("yaml-syntax", "The YAML parser refuses the text."),
         ("yaml-alias", "The YAML uses an anchor or an alias."),
+        ("yaml-tag", "The YAML gives a value an explicit tag (`!!str`, `!!python/object/apply:…`)."),
         ("yaml-depth", "The YAML nests maps and lists more than 40 levels deep."),
         ("yaml-key", "A YAML key is not a plain name (a list, a map, true, null or a decimal number)."),
         ("yaml-duplicate-key", "A YAML map gives the same key twice."),
@@ -52,13 +53,18 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("too-deep", "A flow value of a .rules file nests brackets, or its lines nest blocks, more than 40 levels deep."),
         ("unknown-moment", "An honour rule of a .rules file names a moment of play that does not exist."),
         ("honour-says", "An honour rule of a .rules file does not say, in quotes, what it asks."),
+        ("too-many-items", "While a ruleset file is read, a list holds more than 1,000 items, a .rules line more than "
+                           "1,000 words and list items, or the file more than 20,000 values in all."),
+        ("too-many-keys", "While a ruleset file is read, a map holds more than 1,000 keys."),
+        ("more-errors", "A file has more errors than are reported for one file (20): one finding says how many more "
+                        "there are, or where reading stopped."),
     ),
     "schema": (
         ("schema", "A key or value breaks the ruleset schema: an unknown key, a missing key, a wrong type or value."),
     ),
     "extends": (
         ("extends-path", "`extends` names an absolute path or a file outside the extending file's folder."),
-        ("unknown-game", "`extends` (or a command's argument) names no shipped game and no file."),
+        ("unknown-game", "`extends` (or a command's argument) names no shipped game and no file it can reach."),
         ("extends-cycle", "An `extends` chain leads back to a file already in it."),
         ("extends-depth", "An `extends` chain is more than 8 files long."),
         ("add-without-extends", "A file that extends nothing has an `add:` section."),
@@ -83,7 +89,10 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("expr-too-long", "An expression is longer than 2,000 characters."),
         ("expr-too-deep", "An expression nests more than 100 levels deep."),
         ("expr-control-char", "An expression holds a control character or a bidirectional-text control."),
-        ("expr-too-costly", "An expression nests quantifiers so deep that one evaluation may take more than 20,000,000 steps."),
+        ("expr-too-costly", "An expression may take more steps than its bounds allow: in one evaluation, or in all the "
+                            "evaluations of its rule as the ruleset loads or in one position of a game."),
+        ("reserved-variable", "A quantifier's variable is named like something that already has a meaning where it is "
+                              "written (`card`, `pile`, a group, a rank, an enclosing quantifier's variable)."),
     ),
     "deal": (
         ("deal-row-length", "A row of a group's `deal` given pile by pile has more or fewer letters than the group has piles."),
@@ -164,7 +173,8 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("change-fixed", "A rule change touches a key that cannot change once a match has begun."),
         ("change-undealable", "With a rule change, a trial deal cannot be dealt."),
         ("change-error", "With a rule change, a rule fails while a trial deal is played."),
-        ("change-too-many", "A player already has the most rule changes in force that a match allows."),
+        ("change-too-many", "A player already has the most rule changes in force that a match allows, or a game or "
+                            "match has made as many rule changes as a save holds."),
         ("change-endless", "With a rule change, no trial deal ends within the move cap, though all did before it."),
         ("change-left-behind", "A `replace` change leaves in its rule a clause that refuses every move a part of the "
                                "new clause newly allows."),
@@ -188,6 +198,10 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("save-deal", "A save's deal is not an order of the deck's cards."),
         ("save-event", "An event or waiting change of a save cannot be replayed."),
         ("save-tampered", "A save's ruleset does not match its recorded hash."),
+        ("save-control-char", "A text of a save holds a control character, a bidirectional-text control or invalid "
+                              "Unicode (a lone surrogate)."),
+        ("save-too-many-events", "A save holds more events, or more rule changes among them, than a save may."),
+        ("save-overwrite", "`save FILE` names a file that is not a kallisti save, which saving would replace."),
     ),
     "command": (
         ("convert-unwritable", "`kallisti convert`: the ruleset cannot be written in the other syntax."),

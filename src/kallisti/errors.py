@@ -93,13 +93,23 @@ def _lines(text: str) -> list[str]:
     return text.splitlines()
 
 
+MAX_EXCERPT = 120  # characters of the source line shown under a finding: a line of a 1 MB file may be all of it
+
+
 def caret(text: str, pos: Pos) -> str | None:
-    """The source line at `pos` with a caret under its column, for error messages."""
+    """The source line at `pos` with a caret under its column, for error messages; a line longer than MAX_EXCERPT is
+    cut to that many characters around the column, each cut shown as `…`."""
     lines = _lines(text)
     if not pos.line or pos.line > len(lines):
         return None
     line = lines[pos.line - 1]
-    return f"    {line}\n    {' ' * max(pos.column - 1, 0)}^"
+    at = max(pos.column - 1, 0)
+    if len(line) > MAX_EXCERPT:
+        start = min(max(at - MAX_EXCERPT // 2, 0), len(line) - MAX_EXCERPT)
+        shown = line[start:start + MAX_EXCERPT]
+        line = ("…" if start > 0 else "") + shown + ("…" if start + MAX_EXCERPT < len(line) else "")
+        at = at - start + (1 if start > 0 else 0)
+    return f"    {line}\n    {' ' * at}^"
 
 
 def did_you_mean(name: str, choices) -> str | None:

@@ -34,12 +34,27 @@ LIMITS = (
     Limit("MAX_DEAL_BYTES", "kallisti.cli.play", "bytes of a `--deal` file", "`deal-too-large`"),
     Limit("MAX_COMMAND_CHARS", "kallisti.cli.play", "characters of one piped command line",
           "the line is refused and skipped; play goes on"),
-    Limit("MAX_SAVE_BYTES", "kallisti.interpreter.save", "bytes of a save file (`load`, `--load`)", "`save-too-large`"),
+    Limit("MAX_SAVE_BYTES", "kallisti.interpreter.save", "bytes of a save file (`load FILE` in `play`)", "`save-too-large`"),
+    Limit("MAX_SAVE_EVENTS", "kallisti.interpreter.save", "events of a save's log (counted before any is replayed)",
+          "`save-too-many-events`, on loading and on saving"),
+    Limit("MAX_SAVE_CHANGES", "kallisti.interpreter.save",
+          "rule changes of a save's log, and those waiting for the next deal (each is checked again on loading)",
+          "`save-too-many-events`, on loading and on saving; in play, a further change is `change-too-many`"),
     Limit("MAX_CATALOGUE_BYTES", "kallisti.catalogue", "bytes of a catalogue of rule changes", "`catalogue-too-large`"),
     Limit("MAX_DEPTH", "kallisti.model.located", "nesting of YAML maps and lists, and of .rules flow values",
           "`yaml-depth`, `too-deep`"),
     Limit("MAX_NUMBER_DIGITS", "kallisti.model.located", "digits of a number in a ruleset file or a rule change",
           "`number-too-long`"),
+    Limit("MAX_LIST_ITEMS", "kallisti.model.located",
+          "items of any list of a ruleset file, and words and list items of a .rules line, counted while it is read "
+          "(the schema allows each list far fewer: below)", "`too-many-items`"),
+    Limit("MAX_MAP_KEYS", "kallisti.model.located", "keys of any map of a ruleset file, counted while it is read",
+          "`too-many-keys`"),
+    Limit("MAX_NODES", "kallisti.model.located",
+          "values of a ruleset file in all (YAML nodes; words and list items of .rules lines), counted while it is read",
+          "`too-many-items`"),
+    Limit("MAX_FINDINGS", "kallisti.model.located", "errors reported for one file (the schema's, a .rules file's lines')",
+          "`more-errors`: how many more, or where reading stopped"),
     # The ruleset
     Limit("MAX_EXTENDS_DEPTH", "kallisti.model.loader", "files in an `extends` chain", "`extends-depth`"),
     Limit("MAX_FILE_CHANGES", "kallisti.schema", "patches under a file's `changes:`", "`schema`"),
@@ -55,8 +70,14 @@ LIMITS = (
     Limit("MAX_INT_LITERAL", "kallisti.grammar.expressions", "a number written in an expression", "`number-too-large`"),
     Limit("MAX_QUANTIFIED_ITEMS", "kallisti.grammar.expressions",
           "items a quantifier over cards or piles is counted as going through", "`expr-too-costly`"),
-    Limit("MAX_QUANTIFIER_STEPS", "kallisti.grammar.expressions", "body evaluations of one evaluation, at worst",
-          "`expr-too-costly`"),
+    Limit("MAX_QUANTIFIER_STEPS", "kallisti.grammar.expressions",
+          "body evaluations of one evaluation, at worst whatever the deck", "`expr-too-costly`"),
+    Limit("MAX_EVALUATION_STEPS", "kallisti.interpreter.compiler",
+          "steps of one evaluation of a rule, counted with the ruleset's own deck", "`expr-too-costly`"),
+    Limit("MAX_LOAD_STEPS", "kallisti.interpreter.compiler",
+          "steps of all the evaluations of one rule as a ruleset loads (tables, checks)", "`expr-too-costly`"),
+    Limit("MAX_POSITION_STEPS", "kallisti.interpreter.compiler",
+          "steps of all the evaluations of one rule in one position of a game", "`expr-too-costly`"),
     Limit("MAX_INT_RESULT", "kallisti.interpreter.compiler", "a product computed by a rule (either sign)",
           "`rule-error` at load; at run time the move judged is refused (`check-rule-error`, `change-error`), and "
           "a failing win, lose or score rule stops play (`rule-runtime`)"),
@@ -84,7 +105,12 @@ LIMITS = (
     # Memory kept between calls (caches): reaching one forgets, never refuses
     Limit("MAX_PARSED", "kallisti.grammar.expressions", "parsed expressions kept by their text", "forgotten"),
     Limit("MAX_TABLES", "kallisti.model.ruleset", "tabulated rules kept", "forgotten"),
+    Limit("MAX_TABLE_BYTES", "kallisti.model.ruleset",
+          "bytes of the tabulated rules kept (a pair rule of the largest deck is 8.3 MB)", "the least recently used are forgotten"),
     Limit("MAX_CACHED", "kallisti.interpreter.amend", "compiled rulesets of rule changes kept", "forgotten"),
+    Limit("MAX_CACHED_BYTES", "kallisti.interpreter.amend",
+          "bytes of the rule tables of the compiled rulesets of rule changes kept",
+          "the least recently used are forgotten (the last one compiled is kept)"),
     Limit("MAX_EVALUATORS", "kallisti.interpreter.table", "hand evaluators kept per base evaluator", "forgotten"),
     Limit("MAX_MEMO", "kallisti.interpreter.hands", "condition answers kept per grouping", "forgotten"),
     Limit("MAX_JUDGES", "kallisti.interpreter.hands", "groupings whose answers are shared", "forgotten"),
@@ -92,20 +118,42 @@ LIMITS = (
     Limit("MAX_MEMO", "kallisti.model.clause_checks", "clause-check outcomes kept", "forgotten"),
     # Display
     Limit("MAX_SHOWN", "kallisti.model.diff", "characters of one value in a `diff` line", "cut with `…`"),
+    Limit("MAX_EXCERPT", "kallisti.errors", "characters of the source line shown under a finding",
+          "cut around the caret with `…`"),
     Limit("MAX_TEXT", "kallisti.cli.new", "characters of a string listed by `kallisti new`", "cut with `…`"),
     Limit("MAX_SEED", "kallisti.cli.play", "the deal number a fresh game picks; new N takes no more digits", "the new command says what it takes"),
     Limit("MAX_PILE_CACHE", "kallisti.solver.beam", "pile values the beam search remembers",
           "forgotten (the cache starts afresh)"),
     # The web table (`kallisti serve`)
     Limit("MAX_SESSIONS", "kallisti.web.api", "games `kallisti serve` keeps in memory at once",
-          "the game used least recently is closed to make room"),
+          "the game used least recently (and not being played) is saved and closed to make room; it comes back when "
+          "next played"),
+    Limit("MAX_SAVED_SESSIONS", "kallisti.web.api", "games `kallisti serve` keeps saved after closing them to make room",
+          "HTTP 503 (too-many-sessions): a new game is refused, no game is closed"),
     Limit("MAX_BODY_BYTES", "kallisti.web.api", "bytes of a request body sent to `kallisti serve`",
           "HTTP 413, the request refused unread"),
+    Limit("MAX_HEADER_BYTES", "kallisti.web.guard", "bytes of a request's line and headers sent to `kallisti serve`",
+          "HTTP 431 (headers-too-large), or 400 (bad-http) while they are still arriving"),
 )
 
 
 def _number(value: int) -> str:
     return f"{value:,}"
+
+
+def schema_table() -> str:
+    """The Markdown table of the most items of every list and keys of every map of keys an author chooses, as the
+    ruleset schemas say them (a ruleset file's, then what only a resolved ruleset has)."""
+    from kallisti.schema import count_limits
+
+    rows = ["| Where | Most |", "| --- | ---: |"]
+    seen = set()
+    for kind in ("file", "resolved"):
+        for path, what, most in count_limits(kind):
+            if (path, what) not in seen:
+                seen.add((path, what))
+                rows.append(f"| `{path}` | {_number(most) if most is not None else 'no limit'} {what} |")
+    return "\n".join(rows) + "\n"
 
 
 def table() -> str:

@@ -30,8 +30,9 @@ def read_text(path: Path, limit: int, what: str, code: str) -> str:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise KallistiError(Finding(f"{code}-unreadable", f"cannot read {what}: it is not a regular file", Pos(str(path))))
             raw = fh.read(limit + 1)
-    except OSError as exc:
-        raise KallistiError(Finding(f"{code}-unreadable", f"cannot read {what}: {exc.strerror or exc}", Pos(str(path)))) from None
+    except (OSError, ValueError) as exc:  # ValueError: a name holding NUL, which no file has
+        raise KallistiError(Finding(f"{code}-unreadable", f"cannot read {what}: {getattr(exc, 'strerror', None) or exc}",
+                                    Pos(str(path)))) from None
     if len(raw) > limit:
         raise KallistiError(Finding(f"{code}-too-large", f"{what} is larger than {limit} bytes", Pos(str(path))))
     try:

@@ -35,3 +35,11 @@ def visible(text: str) -> str:
     if UNSAFE_CHARS.search(text) is None:
         return text
     return UNSAFE_CHARS.sub(lambda m: f"<{char_name(m.group())}>", text)
+
+
+class QuotingError(Exception):
+    """An error whose message may quote what a player typed (a pile tag, a change's id, a file name): shown, it
+    names every unsafe character (`visible`), so that echoing a piped command never sends its escapes on."""
+
+    def __str__(self) -> str:
+        return visible(super().__str__())

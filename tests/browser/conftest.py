@@ -85,7 +85,9 @@ def browser():
 @pytest.fixture
 def page(browser, server):
     """A fresh page of the server; a JavaScript error on it fails the test."""
-    context = browser.new_context(viewport=VIEWPORT, base_url=server, reduced_motion="reduce")
+    # Playwright's wait_for_function runs its predicate through eval, which the page's Content-Security-Policy
+    # forbids; the page under its policy is tested in tests/test_web_hardening.py.
+    context = browser.new_context(viewport=VIEWPORT, base_url=server, reduced_motion="reduce", bypass_csp=True)
     pg = context.new_page()
     pg.set_default_timeout(WAIT_MS)
     errors: list[str] = []

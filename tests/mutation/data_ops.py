@@ -17,6 +17,7 @@ TOP_KEYS = ("extends", "game", "description", "deck", "piles", "auto", "compulso
             "match", "hands", "table", "modifiers", "layout", "add", "changes")
 RESERVED = ("card", "top", "pile", "source", "cards", "count", "deck", "first", "last", "ranks")
 MAX_PILES, MAX_GROUP_PILES, MAX_CLAUSES, MAX_ROWS = 400, 200, 500, 60
+MAX_RULE_CLAUSES = 100  # clauses one rule may have
 
 
 # -- the schema ---------------------------------------------------------------------------------------------------
@@ -88,15 +89,22 @@ def too_many_piles(game, rng):
 
 @operator("too-many-clauses", "too-many-clauses")
 def too_many_clauses(game, rng):
-    """A rule gets 501 more clauses (each forbidding a pile larger than the deck plus N, which reads the position),
-    past the 500 clauses the rules of a ruleset may have in all."""
+    """Rules get 501 more clauses in all (each forbidding a pile larger than the deck plus N, which reads the position),
+    past the 500 clauses the rules of a ruleset may have in all: the chosen rule first, then the other rules in turn,
+    none past the 100 clauses one rule may have."""
     out = []
     for name, key in pick(rng, [(n, k) for n in piles(game.data) for k in ("build", "empty", "take")]):
         data = game.fresh()
-        rule = piles(data)[name][key]
-        base = fresh_name((c["id"] for c in rule), "bound")
-        rule += [{"id": f"{base}-{i}", "forbid": f"pile.size > deck.size + {i}"} for i in range(MAX_CLAUSES + 1)]
-        out.append(standalone(data, f"piles.{name}.{key} given {MAX_CLAUSES + 1} more clauses"))
+        places = [(name, key)] + [(n, k) for n, g in piles(data).items() for k in RULE_KEYS
+                                  if isinstance(g.get(k), list) and (n, k) != (name, key)]
+        added = 0
+        for group, rule_key in places:
+            rule = piles(data)[group][rule_key]
+            base = fresh_name((c["id"] for c in rule), "bound")
+            more = min(MAX_RULE_CLAUSES - len(rule), MAX_CLAUSES + 1 - added)
+            rule += [{"id": f"{base}-{i}", "forbid": f"pile.size > deck.size + {added + i}"} for i in range(max(more, 0))]
+            added += max(more, 0)
+        out.append(standalone(data, f"piles.{name}.{key} and the rules after it given {added} more clauses"))
     return out
 
 

@@ -145,6 +145,16 @@ def cubed_quantifiers(game, rng):
     return rewritten(game, rng, conditions(game), lambda e: f"({e.text}) and {cube}", "three nested quantifiers")
 
 
+@operator("reserved-variable", "reserved-variable")
+def reserved_variable(game, rng):
+    """A condition is joined to a quantifier over a written list whose variable takes a name the rules keep for what a
+    rule judges (`all(card in [1, 2]: card > 0)`): true, and well typed inside, but `card` would mean two things."""
+    def join(e):
+        name = rng.choice(("card", "top", "cards", "count", "pile", "source", "hand"))
+        return f"({e.text}) and all({name} in [1, 2]: {name} > 0)"
+    return rewritten(game, rng, conditions(game), join, "a quantifier's variable named like a value a rule judges")
+
+
 @operator("control-character", "expr-control-char")
 def control_character(game, rng):
     """A control character (U+0001 to U+001F, but tab, newline and carriage return) is put into an expression."""

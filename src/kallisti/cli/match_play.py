@@ -10,6 +10,7 @@ from kallisti.errors import KallistiError
 from kallisti.interpreter.match import MatchError
 from kallisti.interpreter.notation import MoveRefused, describe, narrate, parse_move
 from kallisti.model.diff import ruleset_diff
+from kallisti.unsafe import visible
 
 OVER, BAD_INPUT, QUIT = 0, 1, 4
 
@@ -35,7 +36,8 @@ Out = Callable[[str], None]
 
 def run_match_session(match, lines: Iterable[str], out: Out, *, err: Out | None = None, color: bool = False,
                       tip: bool = False) -> int:
-    """Play `match` with one command per line; returns 0 when the match ends, 4 on quit, 1 on a save that cannot load."""
+    """Play `match` with one command per line; returns 0 when the match ends, 4 on quit (a save that cannot be loaded,
+    or a file that `save` must not replace, is refused and the match goes on)."""
     session = _MatchSession(match, out, err or out, color)
     out(f"{match.base.name}: " + " vs ".join(s.name + (" (bot)" if s.is_bot else "") for s in match.seats) + f", match {match.seed}")
     if tip:
@@ -271,7 +273,7 @@ class _MatchSession:
         if name:
             seats = [i for i, s in enumerate(m.seats) if s.name == name]
             if not seats:
-                self.out(f"no player named '{name}' (players: {', '.join(s.name for s in m.seats)})")
+                self.out(f"no player named '{visible(name)}' (players: {', '.join(s.name for s in m.seats)})")
                 return
             seat = seats[0]
         else:
@@ -282,7 +284,9 @@ class _MatchSession:
         for line in lines:
             self.out("   " + line)
 
-    def _file_command(self, verb: str, name: str) -> int | None:
+    def _file_command(self, verb: str, name: str) -> None:
+        """`save FILE` or `load FILE`; a refused one says why, and the match in progress goes on."""
+        from kallisti.cli.play import file_refused  # play imports this module: import when called
         from kallisti.interpreter.save import load_saved, save_match
 
         if not name:
@@ -291,19 +295,23 @@ class _MatchSession:
         if verb == "save":
             try:
                 kept = save_match(self.match, Path(name))
-            except OSError as exc:
-                self.out(f"cannot save to {name}: {exc.strerror or exc}")
+            except (OSError, ValueError) as exc:  # ValueError: a name holding NUL
+                self.out(f"cannot save to {visible(name)}: {visible(getattr(exc, 'strerror', None) or str(exc))}; "
+                         "the match goes on unsaved")
                 return None
-            self.out(f"saved to {name}" + ("" if kept is None else f" (the save it replaced is kept in {kept})"))
+            except KallistiError as exc:
+                file_refused(exc, self.err, self.out, "not saved; the match goes on unsaved")
+                return None
+            self.out(f"saved to {visible(name)}" + ("" if kept is None else f" (the save it replaced is kept in "
+                                                      f"{visible(str(kept))})"))
             return None
         try:
             loaded = load_saved(Path(name))
         except KallistiError as exc:
-            for finding in exc.findings:
-                self.err(str(finding))
-            return BAD_INPUT
+            file_refused(exc, self.err, self.out, "not loaded; the match goes on as it was")
+            return None
         if not hasattr(loaded, "seats"):
-            self.out(f"{name} holds a single game, not a match")
+            self.out(f"{visible(name)} holds a single game, not a match; the match goes on as it was")
             return None
         from kallisti.solver.bots import Bots
 
@@ -311,5 +319,5 @@ class _MatchSession:
         self.bots = Bots(loaded)
         self.reported_turns = len(loaded.records)
         self.shown = None
-        self.out(f"loaded {name}: turn {loaded.turn}; scores: {self.scores_text()}")
+        self.out(f"loaded {visible(name)}: turn {loaded.turn}; scores: {self.scores_text()}")
         return None

@@ -14,12 +14,14 @@ from kallisti.cli.render import table_lines, use_color
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.honour import AT_NEXT_DEAL, HonourRules
 from kallisti.interpreter.notation import MoveRefused, describe, narrate, parse_move
+from kallisti.unsafe import visible
 
 # Exit codes of `kallisti play` (also in its --help).
 WON, BAD_INPUT, USAGE, LOST, QUIT = 0, 1, 2, 3, 4
 MAX_DEAL_BYTES = 100_000
 MAX_SEED = 10**9  # a fresh game picks its deal number from 1 to this; `new N` takes as many digits
 MAX_COMMAND_CHARS = 10_000  # a piped line longer than this is refused (and read no further than needed)
+NEW_LOG = "`new` deals again under the rules as they stand, with a log of its own"
 
 HELP = """\
 commands:
@@ -48,7 +50,8 @@ def play(
     game: str = typer.Argument(..., metavar="GAME|FILE", help="A shipped game's name (see `kallisti list`) or a ruleset file."),
     seed: int | None = typer.Option(None, "--seed", min=0, help="The deal number: the same number gives the same deal everywhere. Default: a fresh one."),
     deal: str | None = typer.Option(None, "--deal", help="A text file listing the whole pack in dealing order (card names like 10H or 10♥, # comments), "
-                                    "or a world deal number: `ms:N`, Microsoft FreeCell's deal N, for a one-pack game dealt in rows across 8 piles."),
+                                    "or a world deal number: `ms:N`, Microsoft FreeCell's deal N, for a one-pack game dealt in rows across 8 piles; "
+                                    "`pysol:N`, PySolFC's game N, for a game PySolFC lays out the same way (Forty Thieves, FreeCell…)."),
     no_color: bool = typer.Option(False, "--no-color", help="Plain text even on a terminal."),
     players: str | None = typer.Option(None, "--players", help="The seats of a game for several players, in turn order: "
                                        "names of people or `bot` (`bot:STRATEGY`), e.g. `ann,bob` or `ann,bot:random`. "
@@ -64,7 +67,7 @@ def play(
 
     Exit codes:
     0  won: `*** WON: <game> in <N> moves ***`
-    1  a bad ruleset, deal file or save (each problem printed as file:line:column)
+    1  a bad ruleset or deal file (each problem printed as file:line:column), or a rule failing at run time
     2  usage error
     3  lost: `*** LOST: <reason> ***`
     4  quit, or the input ended while the game was still on: `*** QUIT ***`
@@ -243,7 +246,7 @@ def _report(findings: list[Finding]) -> None:
 
 # -- deal files -----------------------------------------------------------------------------
 def deal_option_order(rules, deal: str) -> list[int]:
-    """The card order `--deal` gives: a world deal number (`ms:N`, a usage error when unfit) or a deal file."""
+    """The card order `--deal` gives: a world deal number (`ms:N`, `pysol:N`, a usage error when unfit) or a deal file."""
     from kallisti.interpreter.world_deals import WorldDealError, is_world_deal, world_deal_order
 
     if is_world_deal(deal):
@@ -298,7 +301,7 @@ def command_for(game, m: int) -> str:
 
 def title(game, deal_source: str | None = None) -> str:
     """`Forty Thieves, deal 7`: what someone needs to play the same deal."""
-    if deal_source is not None and deal_source.startswith("ms:"):
+    if deal_source is not None and deal_source.startswith(("ms:", "pysol:")):
         return f"{game.rules.name}, deal {deal_source}"
     if deal_source is not None:
         return f"{game.rules.name}, deal from {deal_source}"
@@ -311,7 +314,8 @@ def run_session(game, lines: Iterable[str], out: Out, *, color: bool = False, de
                 err: Out | None = None, tip: bool = False, watcher=None) -> int:
     """Play `game` with one command per line of `lines`, writing to `out`; returns the exit code.
 
-    0 won, 3 lost, 4 quit (or the lines ran out while still playing), 1 a save that cannot be loaded.
+    0 won, 3 lost, 4 quit (or the lines ran out while still playing). A save that cannot be loaded, or a file that
+    `save` must not replace, is refused and the game goes on.
     """
     err = err or out
     session = _Session(game, out, err, color)
@@ -340,6 +344,13 @@ def run_session(game, lines: Iterable[str], out: Out, *, color: bool = False, de
             return end
     out("*** QUIT ***")
     return QUIT
+
+
+def file_refused(exc: KallistiError, err: Out, out: Out, goes_on: str) -> None:
+    """A save or load refused: its findings (each names the file and says why), then that play goes on."""
+    for finding in exc.findings:
+        err(str(finding))
+    out(goes_on)
 
 
 def _moves(n: int) -> str:
@@ -407,7 +418,7 @@ class _Session:
         """`rule CHANGE`: check the change completely, then play on under it (undo steps back over it)."""
         from kallisti.interpreter import amend
         from kallisti.interpreter.game import LayoutChanged
-        from kallisti.interpreter.save import adopt_change
+        from kallisti.interpreter.save import adopt_change, refuse_another_change
         from kallisti.model.ruleset import UNWINNABLE
 
         if not text:
@@ -415,6 +426,7 @@ class _Session:
             return
         before = self.game.rules
         try:
+            refuse_another_change(self.game.events, len(self.waiting), Pos("<change>", 1, 1), NEW_LOG)
             upcoming = self.next_rules()
             # Checked against the rules of the next deal: with nothing waiting, those in play.
             amend.amend(upcoming.data, text, baseline=upcoming)
@@ -465,7 +477,7 @@ class _Session:
         """
         from kallisti.interpreter import amend
         from kallisti.interpreter.game import LayoutChanged
-        from kallisti.interpreter.save import adopt_rules
+        from kallisti.interpreter.save import adopt_rules, refuse_another_change
 
         if self.watcher is None:
             return
@@ -476,6 +488,11 @@ class _Session:
         refused = f"{path} changed but cannot be used; play goes on under the old rules:"
         if isinstance(new, KallistiError):
             self._refused(refused, new.findings)
+            return
+        try:
+            refuse_another_change(self.game.events, 0, Pos(str(path), 1, 1), NEW_LOG)  # it replaces what waits
+        except KallistiError as exc:
+            self._refused(refused, exc.findings)
             return
         before = self.game.rules
         findings = amend.trial_findings(new, before, Pos(str(path), 1, 1))
@@ -663,7 +680,9 @@ class _Session:
         self.show_table()
         self.moved()
 
-    def _file_command(self, verb: str, line: str) -> int | None:
+    def _file_command(self, verb: str, line: str) -> None:
+        """`save FILE` or `load FILE`. Neither ever ends the session: a save that cannot be loaded and a file that
+        saving must not replace are refused, with the findings that say why, and the game in progress goes on."""
         from kallisti.interpreter.save import load_game, save_game
 
         name = line.split(None, 1)[1].strip() if len(line.split(None, 1)) > 1 else ""
@@ -673,19 +692,23 @@ class _Session:
         if verb == "save":
             try:
                 kept = save_game(self.game, Path(name), [event for event, _ in self.waiting])
-            except OSError as exc:
-                self.out(f"cannot save to {name}: {exc.strerror or exc}")
+            except (OSError, ValueError) as exc:  # ValueError: a name holding NUL
+                self.out(f"cannot save to {visible(name)}: {visible(getattr(exc, 'strerror', None) or str(exc))}; "
+                         "the game goes on unsaved")
                 return None
-            self.out(f"saved to {name}" + ("" if kept is None else f" (the save it replaced is kept in {kept})"))
+            except KallistiError as exc:
+                file_refused(exc, self.err, self.out, "not saved; the game goes on unsaved")
+                return None
+            self.out(f"saved to {visible(name)}" + ("" if kept is None else f" (the save it replaced is kept in "
+                                                      f"{visible(str(kept))})"))
             return None
         try:
             self.game, waiting = load_game(Path(name), with_next_deal=True)
         except KallistiError as exc:
-            for finding in exc.findings:
-                self.err(str(finding))
-            return BAD_INPUT
+            file_refused(exc, self.err, self.out, "not loaded; the game goes on as it was")
+            return None
         self.waiting = [(event, len(self.game.history)) for event in waiting]
         self.unwaited.clear()
-        self.out(f"loaded {name}: {title(self.game)}, {_moves(self.game.moves_made)} made")
+        self.out(f"loaded {visible(name)}: {title(self.game)}, {_moves(self.game.moves_made)} made")
         self.show_table()
         return None

@@ -12,10 +12,11 @@ import typer
 from kallisti.cli.report import refuse
 from kallisti.errors import KallistiError
 from kallisti.interpreter.game import require_piles
+from kallisti.interpreter.world_deals import WorldDealError
 from kallisti.model.ruleset import load_ruleset
 from kallisti.solver.journal import JournalError
 from kallisti.solver.parallel import BackendUnavailable
-from kallisti.solver.simulate import DEFAULT_CAP, SimulationResult, simulate as run_simulation
+from kallisti.solver.simulate import DEFAULT_CAP, NUMBERINGS, SimulationResult, simulate as run_simulation
 from kallisti.solver.solve import DEFAULT_STATES
 
 
@@ -36,10 +37,17 @@ class Format(str, Enum):
     json = "json"
 
 
+class Numbering(str, Enum):
+    ms = "ms"
+    pysol = "pysol"
+
+
 def render_text(result: SimulationResult, seed: int) -> str:
     low, high = result.ci95
     last = seed + result.deals - 1
     seeds = f"seed {seed}" if result.deals == 1 else f"seeds {seed}..{last}"
+    if result.numbering is not None:
+        seeds = NUMBERINGS[result.numbering] + " " + (f"{seed}" if result.deals == 1 else f"{seed}..{last}")
     played = result.deals - result.resumed
     per_second = f", {played / result.seconds:.1f} deals/s" if result.seconds > 0 and played else ""
     if result.solver:
@@ -97,10 +105,11 @@ def _run(rules, deals: int, seed: int, strategy: str, **options) -> SimulationRe
         return run_simulation(rules, deals, seed, strategy, progress=lambda _: bar.advance(task), **options)
 
 
-def _patience_only(strategy, jobs, resume, backend) -> None:
+def _patience_only(strategy, jobs, resume, backend, numbering=None) -> None:
     """Refuse the options that only a patience played alone takes."""
     given = [name for name, on in [("--strategy solver", strategy == Strategy.solver), ("--jobs", jobs not in (None, 1)),
-                                   ("--resume", resume is not None), ("--backend ray", backend == Backend.ray)] if on]
+                                   ("--resume", resume is not None), ("--backend ray", backend == Backend.ray),
+                                   ("--numbering", numbering is not None)] if on]
     if given:
         typer.echo(f"{given[0]} is for patiences played alone, not for matches or table games", err=True)
         raise typer.Exit(2)
@@ -140,6 +149,9 @@ def simulate(
     game: str = typer.Argument(..., metavar="GAME|FILE", help="A shipped game's name or a ruleset file."),
     deals: int = typer.Option(100, "--deals", "-n", min=1, help="How many deals to play."),
     seed: int = typer.Option(1, "--seed", "-s", min=0, help="Seed of the first deal; the others follow it."),
+    numbering: Numbering = typer.Option(None, "--numbering", help="Play the world's numbered deals, the seeds being "
+                                        "their numbers: ms, Microsoft FreeCell's (as `--deal ms:N`); pysol, PySolFC's "
+                                        "game numbers (as `--deal pysol:N`). Default: kallisti's own seeds."),
     strategy: Strategy = typer.Option(None, "--strategy", help="How moves are chosen (default: greedy for a patience, "
                                       "search for the bots of a match); solver: search each deal with every card known."),
     cap: int = typer.Option(DEFAULT_CAP, "--cap", min=1, help="Most moves per deal; a deal that reaches it is `capped`."),
@@ -178,7 +190,7 @@ def simulate(
     try:
         rules = load_ruleset(game)
         if rules.table is not None and not rules.pile_count:
-            _patience_only(strategy, jobs, resume, backend)
+            _patience_only(strategy, jobs, resume, backend, numbering)
             raise typer.Exit(_simulate_table(rules, deals, seed, players, format))
         require_piles(rules)
     except KallistiError as exc:
@@ -186,14 +198,17 @@ def simulate(
     if rules.match is not None:
         from kallisti.solver.simulate import simulate_matches
 
-        _patience_only(strategy, jobs, resume, backend)
+        _patience_only(strategy, jobs, resume, backend, numbering)
         result = simulate_matches(rules, deals, seed, (strategy or Strategy.search).value)
         record = result.as_dict()
         typer.echo(json.dumps(record, ensure_ascii=False) if format == Format.json else render_matches(record, seed))
         return
     try:
         result = _run(rules, deals, seed, (strategy or Strategy.greedy).value, cap=cap, states=states, seconds=seconds,
-                      jobs=jobs, backend=backend.value, address=ray_address, journal=resume, safe_moves=safe_moves)
+                      jobs=jobs, backend=backend.value, address=ray_address, journal=resume, safe_moves=safe_moves,
+                      numbering=None if numbering is None else numbering.value)
+    except WorldDealError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--numbering") from None
     except (JournalError, BackendUnavailable) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

@@ -13,7 +13,8 @@ from kallisti.interpreter.game import Game, require_piles
 from kallisti.model.ruleset import load_ruleset
 from kallisti.solver.beam import beam_solve
 from kallisti.solver.clean import clean_solution
-from kallisti.solver.solve import DEFAULT_STATES, MAX_TABLE, NO_WIN, UNKNOWN, WON, SearchOptions, Solution, solve as run_solve
+from kallisti.solver.solve import (BEST_FIRST, DEFAULT_STATES, DEPTH_FIRST, MAX_TABLE, NO_WIN, PORTFOLIO, UNKNOWN, WON, SearchOptions,
+                                   Solution, solve as run_solve)
 
 # Exit codes (also in the command's help): a win found, no win proved, the budget ran out.
 EXIT = {WON: 0, NO_WIN: 3, UNKNOWN: 5}
@@ -22,6 +23,12 @@ EXIT = {WON: 0, NO_WIN: 3, UNKNOWN: 5}
 class Format(str, Enum):
     text = "text"
     json = "json"
+
+
+class Search(str, Enum):
+    portfolio = PORTFOLIO
+    depth_first = DEPTH_FIRST
+    best_first = BEST_FIRST
 
 
 def render_text(name: str, seed: int | str, s: Solution) -> str:
@@ -42,7 +49,7 @@ def solve(
     game: str = typer.Argument(..., metavar="GAME|FILE", help="A shipped game's name or a ruleset file."),
     seed: int = typer.Option(1, "--seed", "-s", min=0, help="The deal number, as `kallisti play --seed` takes it."),
     deal: str | None = typer.Option(None, "--deal", help="Instead of --seed: a deal file or a world deal number "
-                                    "(`ms:N`), as `kallisti play --deal` takes it."),
+                                    "(`ms:N`, `pysol:N`), as `kallisti play --deal` takes it."),
     states: int = typer.Option(DEFAULT_STATES, "--states", min=1,
                                help="Most positions to search; the verdict is `unknown` beyond it (the same on every machine)."),
     seconds: float | None = typer.Option(None, "--seconds", min=0.001,
@@ -52,6 +59,9 @@ def solve(
                                   help="Treat twin cards and piles the rules treat alike as interchangeable."),
     safe_moves: bool = typer.Option(True, "--safe-moves/--no-safe-moves",
                                     help="Play moves the rules make provably safe without trying the others."),
+    search: Search = typer.Option(Search.portfolio, "--search",
+                                  help="portfolio (the depth-first and best-first searches in turn, one budget), "
+                                       "depth-first or best-first alone: each proves losses, only their cost differs."),
     beam: int | None = typer.Option(None, "--beam", min=1, metavar="WIDTH",
                                     help="Search by a beam of WIDTH positions a level, led by a progress estimate: "
                                          "finds wins the default search is too slow to reach, never proves a loss."),
@@ -60,7 +70,7 @@ def solve(
     """Search one deal with every card known (face-down cards and the stock included) for a win.
 
     Prints a winning line of moves, one a line, that `kallisti play GAME --seed N` replays when piped
-    in (with `--deal FILE|ms:N`, `kallisti play GAME --deal` the same); or says that no win exists (every line was searched) or that the budget ran out first.
+    in (with `--deal FILE|ms:N|pysol:N`, `kallisti play GAME --deal` the same); or says that no win exists (every line was searched) or that the budget ran out first.
     With `--beam`, a win or `unknown`: a beam search drops positions, so it never proves a loss.
     Exit codes: 0 a win was found, 3 no win exists, 5 unknown (the budget ran out), 1 a bad ruleset,
     2 a usage error.
@@ -73,7 +83,8 @@ def solve(
     if rules.match is not None:
         typer.echo(f"{rules.name} is played by several players; `solve` searches patiences played alone", err=True)
         raise typer.Exit(2)
-    options = SearchOptions(states=states, seconds=seconds, symmetry=symmetry, safe_moves=safe_moves, memory=memory)
+    options = SearchOptions(states=states, seconds=seconds, symmetry=symmetry, safe_moves=safe_moves, memory=memory,
+                            search=search.value)
     if deal is None:
         start = Game(rules, seed=seed)
     else:
@@ -86,7 +97,8 @@ def solve(
     result = run_solve(rules, options=options, game=start) if beam is None else beam_solve(rules, None, beam, options, game=start)
     result = clean_solution(rules, result, start)  # a line that comes back to a position it passed loses the cycle
     if format == Format.json:
-        budget = {"states": states, "seconds": seconds, "memory": memory, **({"beam": beam} if beam else {})}
+        budget = {"states": states, "seconds": seconds, "memory": memory,
+                  **({"beam": beam} if beam else {"search": search.value})}
         record = {"game": rules.name, **({"seed": seed} if deal is None else {"deal": deal}), **result.as_dict(),
                   "budget": budget}
         typer.echo(json.dumps(record, ensure_ascii=False))

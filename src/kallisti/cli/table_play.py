@@ -9,6 +9,7 @@ from kallisti.interpreter.hands import HandEvaluator
 from kallisti.interpreter.betting import BetError
 from kallisti.interpreter.table import Round, TableError
 from kallisti.solver.table import BOTS, bet_choice, choose_discards
+from kallisti.unsafe import char_name, unsafe_char
 
 QUIT, DONE = 4, 0
 
@@ -19,6 +20,9 @@ def seats_from_players(text: str) -> list[tuple[str, str | None]]:
     for i, word in enumerate(w.strip() for w in text.split(",")):
         if not word:
             continue
+        bad = unsafe_char(word)
+        if bad is not None:  # a name is printed on every round
+            raise ValueError(f"seat {i + 1} holds the control character {char_name(word[bad])}")
         if word == "bot" or word.startswith("bot:"):
             kind = word.partition(":")[2] or "cautious"
             if kind not in BOTS:

@@ -17,10 +17,13 @@ MAX_EXPRESSION_CHARS = 2_000
 MAX_EXPRESSION_DEPTH = 100
 MAX_INT_LITERAL = 10**9
 # A quantifier goes through at most this many items: the cards of the largest deck the schema allows (8 packs
-# of 30 ranks in 12 suits); a group has fewer piles. A literal list goes through its own items.
+# of 30 ranks in 12 suits); a group has fewer piles. A literal list goes through its own items, `totals()` through
+# at most the compiler's MAX_TOTALS.
 MAX_QUANTIFIED_ITEMS = 8 * 30 * 12
-# Body evaluations one evaluation of an expression may need at worst: two quantifiers nested over cards or
-# piles fit (2,880 x 2,881), three do not (2.4 x 10^10 steps, hours of work for a single move).
+# Body evaluations one evaluation of an expression may need at worst, whatever the deck: two quantifiers nested over
+# cards or piles fit (2,880 x 2,881), three do not (2.4 x 10^10 steps, hours of work for a single move). This is the
+# first guard, before a deck is known; the compiler then bounds each rule by its own deck and by how often the engine
+# evaluates it (MAX_EVALUATION_STEPS, MAX_LOAD_STEPS and MAX_POSITION_STEPS in kallisti.interpreter.compiler).
 MAX_QUANTIFIER_STEPS = 20_000_000
 
 
@@ -80,6 +83,7 @@ class Quant(Node):
     var: str
     iterable: Node
     body: Node
+    var_col: int = 0  # where the variable's name starts, for errors about it
 
 
 @dataclass(frozen=True)
@@ -135,7 +139,7 @@ class _ToNodes(Transformer):
 
     def quantifier(self, meta, children):
         func, var, iterable, body = children
-        return Quant(func.start_pos, str(func), str(var), iterable, body)
+        return Quant(func.start_pos, str(func), str(var), iterable, body, var.start_pos)
 
     def list(self, meta, children):
         return ListLit(_col(meta), tuple(children[0]) if children else ())
@@ -191,11 +195,12 @@ def depth(node: Node) -> int:
 
 
 def quantifier_steps(node: Node) -> int:
-    """The most body evaluations of quantifiers one evaluation of `node` may make: each quantifier multiplies the
-    work of its body by the items it goes through (a literal list's length, or MAX_QUANTIFIED_ITEMS)."""
+    """The most body evaluations of quantifiers one evaluation of `node` may make, whatever the deck: each quantifier
+    multiplies the work of its body by the items it goes through (a literal list's length, the most totals `totals()`
+    may make, or MAX_QUANTIFIED_ITEMS). The compiler then counts the same and more against the ruleset's own deck and
+    against how often the rule is evaluated (`Compiler.steps`)."""
     if isinstance(node, Quant):
-        items = len(node.iterable.items) if isinstance(node.iterable, ListLit) else MAX_QUANTIFIED_ITEMS
-        return quantifier_steps(node.iterable) + items * (1 + quantifier_steps(node.body))
+        return quantifier_steps(node.iterable) + quantified_items(node.iterable) * (1 + quantifier_steps(node.body))
     if isinstance(node, Attr):
         return quantifier_steps(node.obj)
     if isinstance(node, (Op, Call)):
@@ -203,6 +208,17 @@ def quantifier_steps(node: Node) -> int:
     if isinstance(node, ListLit):
         return sum(quantifier_steps(k) for k in node.items)
     return 0
+
+
+def quantified_items(iterable: Node) -> int:
+    """The most items a quantifier over `iterable` goes through, in any deck."""
+    if isinstance(iterable, ListLit):
+        return len(iterable.items)
+    if isinstance(iterable, Call) and iterable.func == "totals":
+        from kallisti.interpreter.compiler import MAX_TOTALS  # the run-time bound on the totals one call makes
+
+        return MAX_TOTALS
+    return MAX_QUANTIFIED_ITEMS
 
 
 # Parsed expressions by their text: nodes are immutable and hold offsets, not positions, so one parse

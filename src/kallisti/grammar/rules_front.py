@@ -29,7 +29,8 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from kallisti.errors import Finding, KallistiError, Pos, caret, did_you_mean
-from kallisti.model.located import MAX_DEPTH, MAX_FILE_BYTES, MAX_NUMBER_DIGITS, LDict, LList
+from kallisti.model.located import (MAX_DEPTH, MAX_FILE_BYTES, MAX_FINDINGS, MAX_LIST_ITEMS, MAX_MAP_KEYS, MAX_NODES,
+                                    MAX_NUMBER_DIGITS, LDict, LList)
 from kallisti.model.patch import RULE_KEYS
 from kallisti.schema import MAX_DEAL_ROWS, MOMENTS, schema
 
@@ -178,15 +179,23 @@ def split_comment(body: str) -> tuple[str, str | None]:
 
 
 DESCRIPTION_HEAD = re.compile(r"description\s*:")
+# What the grammar reads as one value or word: a quoted text (closed or not), or a run of characters that are not
+# blanks, commas or brackets. Counted on every line before any is parsed (see `layout`).
+_VALUE = re.compile(r'"(?:[^"\\\n]|\\.)*"?|[^\s,\[\]{}()"]+')
 
 
 def layout(text: str, source: str, findings: list) -> tuple[list[Line], list[str]]:
-    """Lines with their comments and their indented children; and the comments after the last line."""
+    """Lines with their comments and their indented children; and the comments after the last line.
+
+    The words and list items of every line are counted here, before any line is parsed: a line of more than
+    MAX_LIST_ITEMS, or a file of more than MAX_NODES in all, is refused at the first one too many (KallistiError).
+    Parsing a line costs far more than counting its words, so this bounds the work of reading any file."""
     physical = text.split("\n")
     roots: list[Line] = []
     stack: list[tuple[int, Line]] = []
     pending: list[str] = []
     too_deep = False  # a line nested too deep was reported; the lines below it are skipped without a word
+    values = 0  # words and list items of the lines so far
     i = 0
     while i < len(physical):
         raw = physical[i].rstrip("\r")
@@ -204,6 +213,7 @@ def layout(text: str, source: str, findings: list) -> tuple[list[Line], list[str
             pending.append(_comment_text(body[1:]))
             continue
         content, trailing = split_comment(body)
+        values = _count_values(text, content, Pos(source, no, indent + 1), values, findings)
         line = Line(source, no, indent, content, trailing, pending)
         pending = []
         while stack and stack[-1][0] >= indent:
@@ -240,6 +250,20 @@ def layout(text: str, source: str, findings: list) -> tuple[list[Line], list[str
                 line.raw = block
                 i = j
     return roots, pending
+
+
+def _count_values(text: str, content: str, start: Pos, before: int, findings: list) -> int:
+    """The count of values (`_VALUE`) so far once the line `content` (which starts at `start`) is read; a line of more
+    than MAX_LIST_ITEMS of them, or more than MAX_NODES in all, is refused at the first one too many."""
+    count = 0
+    for match in _VALUE.finditer(content):
+        count += 1
+        if count > MAX_LIST_ITEMS or before + count > MAX_NODES:
+            what = (f"a line of more than {MAX_LIST_ITEMS:,} words and list items" if count > MAX_LIST_ITEMS
+                    else f"the file holds more than {MAX_NODES:,} words and list items")
+            pos = start.shifted(match.start())
+            raise KallistiError(list(findings)[:MAX_FINDINGS] + [finding(text, "too-many-items", what, pos)])
+    return before + count
 
 
 def finding(text: str, code: str, message: str, pos: Pos, suggestion: str | None = None) -> Finding:
@@ -518,11 +542,13 @@ def phrase_text(ln: Line, tree) -> str:
 
 
 def put(d: LDict, key, value, kpos: Pos, vpos: Pos, text: str, notes=None, what: str | None = None) -> None:
-    """Set a key of a located dict, refusing a key given twice."""
+    """Set a key of a located dict, refusing a key given twice, or one key too many for any map."""
     if key in d:
         first = d.key_pos.get(key)
         where = f" (first at line {first.line})" if first is not None and first.line else ""
         raise LineError(finding(text, "duplicate-key", f"{what or repr(key)} is given twice{where}", kpos))
+    if len(d) >= MAX_MAP_KEYS:
+        raise LineError(finding(text, "too-many-keys", f"a map of more than {MAX_MAP_KEYS:,} keys", kpos))
     d[key] = value
     d.key_pos[key] = kpos
     d.value_pos[key] = vpos
@@ -531,6 +557,9 @@ def put(d: LDict, key, value, kpos: Pos, vpos: Pos, text: str, notes=None, what:
 
 
 def append(lst: LList, value, pos: Pos, notes=None) -> None:
+    """Add an item to a located list, refusing one item too many for any list."""
+    if len(lst) >= MAX_LIST_ITEMS:
+        raise LineError(Finding("too-many-items", f"a list of more than {MAX_LIST_ITEMS:,} items", pos))
     lst.append(value)
     lst.item_pos.append(pos)
     if notes:
@@ -1083,12 +1112,30 @@ def _segments(text: str, begin: int):
 
 
 # ---- the builder ---------------------------------------------------------------------------------
+class _Stop(Exception):
+    """Reading stops: the file has given MAX_FINDINGS errors already, and `finding` would be one more."""
+
+    def __init__(self, finding: Finding):
+        super().__init__(str(finding))
+        self.finding = finding
+
+
+class _Findings(list):
+    """The findings of one file: at most MAX_FINDINGS of them; one more stops the reading (`_Stop`)."""
+
+    def append(self, finding: Finding) -> None:
+        if len(self) >= MAX_FINDINGS:
+            raise _Stop(finding)
+        super().append(finding)
+
+
 class _Builder:
-    """Turns parsed lines into located data, collecting a finding per refused line."""
+    """Turns parsed lines into located data, collecting a finding per refused line (reading stops at
+    MAX_FINDINGS of them: each refused line costs the parser's search for what it expected)."""
 
     def __init__(self, source: str, text: str):
         self.source, self.text = source, text
-        self.findings: list[Finding] = []
+        self.findings: list[Finding] = _Findings()
         self.none_lists: set = set()   # (id(container), key) of lists declared empty with `: none`
         self.group_lines: set = set()  # id() of groups that have their pile line
 
@@ -1551,9 +1598,14 @@ def parse_rules(text: str, source: str = "<rules>") -> LDict:
     if text.startswith("\ufeff"):
         text = text[1:]
     builder = _Builder(source, text)
-    lines, end = layout(text, source, builder.findings)
     data = LDict(pos=Pos(source, 1, 1))
-    builder.run(lines, data)
+    try:
+        lines, end = layout(text, source, builder.findings)
+        builder.run(lines, data)
+    except _Stop as stop:
+        raise KallistiError(list(builder.findings) + [Finding(
+            "more-errors", f"reading stopped at this error ({stop.finding.code}) after {MAX_FINDINGS} others; the rest of "
+            "the file is not read", stop.finding.pos, suggestion="fix the errors above first")]) from None
     if end:
         data.comments[""] = end
     if builder.findings:

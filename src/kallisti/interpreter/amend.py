@@ -30,6 +30,9 @@ TRIAL_DEALS = 3  # seeded deals a change is tried on
 TRIAL_CAP = 2000  # moves a trial deal may take before play counts as unable to end
 TRIAL_SEED = 0x7A1A1  # the trial's own deals: never the match's, so a trial shifts no deal
 MAX_CACHED = 128  # compiled rulesets kept, keyed by their data
+# ... and the bytes of their rule tables: a ruleset of the largest deck holds 8.3 MB for each pair rule, so 128 of
+# them could hold gigabytes. Kept past this only the ruleset compiled last.
+MAX_CACHED_BYTES = 64_000_000
 
 
 @dataclass(frozen=True)
@@ -65,10 +68,23 @@ def compile_data(data: LDict, where: Pos | None = None):
     if findings:
         raise KallistiError(findings)
     rules = Ruleset(data, during_play=True)
-    _cache[key] = rules
-    if len(_cache) > MAX_CACHED:
-        _cache.popitem(last=False)
+    _remember(key, rules)
     return rules
+
+
+def _remember(key: str, rules) -> None:
+    """Keep a compiled ruleset, forgetting the least recently used ones past MAX_CACHED of them or MAX_CACHED_BYTES
+    bytes of rule tables."""
+    _cache[key] = rules
+    kept = cached_bytes()
+    while len(_cache) > 1 and (len(_cache) > MAX_CACHED or kept > MAX_CACHED_BYTES):
+        kept -= _cache.popitem(last=False)[1].table_bytes()
+
+
+def cached_bytes() -> int:
+    """The bytes of the rule tables of the compiled rulesets kept (at most MAX_CACHED_BYTES, unless the one
+    compiled last holds more alone)."""
+    return sum(rules.table_bytes() for rules in _cache.values())
 
 
 def apply_all(base: LDict, patches: Sequence[dict]) -> LDict:

@@ -3,8 +3,10 @@ dealer), the dealer covers the raises or folds; a dealer who folds puts the deal
 
 from __future__ import annotations
 
+from kallisti.unsafe import QuotingError
 
-class BetError(Exception):
+
+class BetError(QuotingError):
     """A bet the rules do not allow now; the message says why."""
 
 

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
-from kallisti.grammar.expressions import Attr, Bool, Call, ListLit, Name, Node, Num, Op, Quant, Str, parse_expression
+from kallisti.grammar.expressions import (MAX_EXPRESSION_CHARS, Attr, Bool, Call, ListLit, Name, Node, Num, Op, Quant, Str,
+                                          parse_expression)
 from kallisti.interpreter.ranknames import WORDS as RANK_WORDS, rank_words
 
 # Types of the expression language. A "list:T" is a finite collection of T.
@@ -18,23 +19,42 @@ CARDS, PILES, INTS, MARKS = "list:card", "list:pile", "list:int", "list:mark"
 BUILD_SCOPE = {"card": CARD, "top": CARD, "pile": PILE, "source": PILE, "cards": CARDS, "count": INT}
 EMPTY_SCOPE = {"card": CARD, "pile": PILE, "source": PILE, "cards": CARDS, "count": INT}
 TAKE_SCOPE = {"card": CARD, "cards": CARDS, "count": INT, "pile": PILE}
-DISCARD_SCOPE = TAKE_SCOPE  # a window of adjacent cards: `cards` left to right, `card` the first, the `pile` they lie in
+# A window of adjacent cards: `cards` left to right, `card` the first, the `pile` they lie in. A dict of its own (as
+# MOVE_SCOPE is): the engine evaluates a discard rule once for each window, not once for each move (see `evaluations`).
+DISCARD_SCOPE = dict(TAKE_SCOPE)
 SEQUENCE_SCOPE = {"card": CARD, "top": CARD}
 CARD_SCOPE = {"card": CARD}
 STATE_SCOPE: dict[str, str] = {}
 PILE_STATE_SCOPE = {"pile": PILE}  # a rule about one pile in the whole position (dealing, redealing, revealing)
-MOVE_SCOPE = BUILD_SCOPE
+MOVE_SCOPE = dict(BUILD_SCOPE)  # an automatic or compulsory move's pattern: judged for each legal move, never tabulated
 # A grouping's condition: the cards of one group of a hand, in any order, and the whole `hand` they come from.
 HAND_SCOPE = {"cards": CARDS, "count": INT, "hand": CARDS}
+# The names the rules keep for the values a rule judges, in every rule whether or not its scope has them: no
+# quantifier's variable may take one (`any(card in tableau: ...)` would read as the moving card).
+RESERVED = {"card": "the card a rule judges", "top": "the card it goes on", "cards": "the cards that move",
+            "count": "how many cards move", "pile": "the pile a rule judges", "source": "the pile the cards leave",
+            "hand": "the whole hand"}
 
 MAX_INT_RESULT = 10**18  # arithmetic results beyond this are refused at run time
 MAX_TOTALS = 10_000  # distinct totals one `totals(...)` may make; beyond, the rule fails at run time
+
+# The work a rule may cause, counted in steps: one item a quantifier goes through (one evaluation of its body), one
+# card a built-in goes through (a sequence test, `consecutive`, `same_family`, `totals`), one sum `totals` forms, one
+# item of a list searched by `in`, one pile a group's `empty` or `piles` looks at, one move a `movable` may try.
+# `Compiled.steps` is the most one evaluation may take, and `Ctx.steps` counts the steps evaluations take. Every rule
+# is bounded three ways, each when it compiles: one evaluation; all its evaluations while a ruleset loads (a clause
+# tabulated over every pair of card kinds is evaluated (kinds + 1)^2 times); all its evaluations in one position of a
+# game (a win once, a clause that reads the position once for every move it may judge). At 4 million steps a second,
+# about 25 ms, 5 s and 0.5 s.
+MAX_EVALUATION_STEPS = 100_000
+MAX_LOAD_STEPS = 20_000_000
+MAX_POSITION_STEPS = 2_000_000
 
 
 class Ctx:
     """The values an expression reads while it runs; one instance is reused for many evaluations."""
 
-    __slots__ = ("state", "game", "card", "top", "cards", "count", "pile", "source", "locals")
+    __slots__ = ("state", "game", "card", "top", "cards", "count", "pile", "source", "locals", "steps")
 
     def __init__(self, state=None):
         self.state = state
@@ -43,6 +63,7 @@ class Ctx:
         self.cards: list[int] = []
         self.count = 0
         self.locals: dict[str, Any] = {}
+        self.steps = 0  # the meter: steps the evaluations made with this context have taken (see MAX_EVALUATION_STEPS)
 
 
 @dataclass(frozen=True)
@@ -60,6 +81,7 @@ class Compiled:
     # The ranks it names as constants (`last`, `K`, `king`, the 10 of `card.rank == 10`, `first + 1`), by index in the
     # deck's order: what a clause's explanation may name.
     ranks: frozenset = frozenset()
+    steps: int = 0  # the most steps one evaluation may take (see MAX_EVALUATION_STEPS)
 
 
 def _const(value):
@@ -107,9 +129,7 @@ class Compiler:
             text = "true" if text else "false"
         text = str(text)
         node = parse_expression(text, pos)
-        self._text, self._pos, self._uses, self._reads = text, pos, set(), set()
-        self._ranks: set[int] = set()
-        self._sizes: set | None = set()
+        self._start(text, pos)
         # `pile.movable` asks the move generator, so only rules read outside move generation may use it.
         self._allow_movable = scope is STATE_SCOPE
         fn, typ = self._compile(node, dict(scope))
@@ -117,7 +137,10 @@ class Compiler:
             raise self._error(node, "expr-type", f"this expression is {_a(typ)}; {_a(want)} is needed here")
         if "totals" in self._reads and not _totals_only_widen(node):
             self._reads.add("values")  # totals read in a way that more totals could make false: values as such
-        return Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads), self._sizes_read(), frozenset(self._ranks))
+        steps = self.steps(node)
+        self._check_cost(node, steps, scope, frozenset(self._uses))
+        return Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads), self._sizes_read(), frozenset(self._ranks),
+                        steps)
 
     def conjuncts(self, text, pos: Pos, scope: dict[str, str]) -> list[Compiled]:
         """The top-level `and` parts of a condition, each compiled alone (with what it reads), for judging them apart."""
@@ -131,18 +154,24 @@ class Compiler:
             parts.append(node)
         out = []
         for node in parts:
-            self._text, self._pos, self._uses, self._reads = text, pos, set(), set()
-            self._ranks = set()
-            self._sizes = set()
+            self._start(text, pos)
             self._allow_movable = False
             fn, typ = self._compile(node, dict(scope))
             if "totals" in self._reads and not _totals_only_widen(node):
                 self._reads.add("values")
             out.append(Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads), self._sizes_read(),
-                                frozenset(self._ranks)))
+                                frozenset(self._ranks), self.steps(node)))
         return out
 
     # -- helpers ------------------------------------------------------------------------
+    def _start(self, text: str, pos: Pos) -> None:
+        """Forget what the last expression compiled read, before compiling the next."""
+        self._text, self._pos, self._uses, self._reads = text, pos, set(), set()
+        self._ranks: set[int] = set()
+        self._sizes: set | None = set()
+        self._types: dict[int, str] = {}  # the type of each node compiled, by id, for the cost model
+        self._bound: list[str] = []  # the variables of the quantifiers around the node being compiled
+
     def _sizes_read(self) -> frozenset | None:
         return None if self._sizes is None else frozenset(self._sizes)
 
@@ -153,7 +182,9 @@ class Compiler:
 
     def _compile(self, node: Node, scope: dict[str, str]):
         method = getattr(self, "_c_" + type(node).__name__)
-        return method(node, scope)
+        fn, typ = method(node, scope)
+        self._types[id(node)] = typ
+        return fn, typ
 
     def _c_Num(self, node: Num, scope):
         return _const(node.value), INT
@@ -167,6 +198,8 @@ class Compiler:
 
     def _c_Name(self, node: Name, scope):
         name = node.name
+        if name in self._bound:  # a quantifier's variable: its item, never a slot of the context
+            return (lambda c: c.locals[name]), scope[name]
         if name in scope:
             self._uses.add(name)
             typ = scope[name]
@@ -205,7 +238,7 @@ class Compiler:
             if table is not None:
                 lookup, typ = table
                 self._reads.add("color" if name == "colour" else name)
-                if isinstance(node.obj, Name) and node.obj.name in ("card", "top"):
+                if isinstance(node.obj, Name) and node.obj.name in ("card", "top") and node.obj.name not in self._bound:
                     slot = node.obj.name  # the common case, specialised: one closure, one tuple lookup
                     if slot == "card":
                         return (lambda c: lookup[c.card]), typ
@@ -223,7 +256,14 @@ class Compiler:
                 if not self._allow_movable:
                     raise self._error(node, "expr-scope", "`movable` may be read only by win, lose and score conditions",
                                       col=node.name_col)
-                return (lambda c: c.game.can_move_from(obj_fn(c))), BOOL
+                def movable(c):
+                    # One step: the move generation it asks for evaluates the move rules, each bounded on its own.
+                    before = c.steps
+                    try:
+                        return c.game.can_move_from(obj_fn(c))
+                    finally:
+                        c.steps = before + 1
+                return movable, BOOL
             getter = _PILE_ATTRS.get(name)
             if getter is not None:
                 fn, typ = getter
@@ -246,9 +286,13 @@ class Compiler:
             if name == "count":
                 return (lambda c: len(groups[obj_fn(c)])), INT
             if name == "empty":
-                return (lambda c: all(not c.state.piles[i] for i in groups[obj_fn(c)])), BOOL
+                def group_empty(c):
+                    piles, held = groups[obj_fn(c)], c.state.piles
+                    c.steps += len(piles)
+                    return all(not held[i] for i in piles)
+                return group_empty, BOOL
             if name == "piles":
-                return (lambda c: list(groups[obj_fn(c)])), PILES
+                return (lambda c: list(_metered(c, groups[obj_fn(c)]))), PILES
         elif obj_type in (CARDS, PILES, INTS, MARKS):
             if name == "size":
                 return (lambda c: len(obj_fn(c))), INT
@@ -276,7 +320,7 @@ class Compiler:
         fns = [f for f, _ in parts]
         if all(isinstance(i, (Num, Name)) for i in node.items):
             try:
-                frozen = frozenset(f(None) for f in fns)  # constants: fold once
+                frozen = tuple(f(None) for f in fns)  # constants: fold once, a list still (its order, its repeats)
                 return (lambda c: frozen), typ
             except AttributeError:
                 pass
@@ -300,7 +344,7 @@ class Compiler:
             cards_fn = parts[0][0]
             self._reads.add(_READS[node.func])
             test = _SEQUENCE_TESTS[node.func](self.deck)
-            return (lambda c: test(cards_fn(c))), BOOL
+            return (lambda c: test(_metered(c, cards_fn(c)))), BOOL
         if node.func in _CARD_LIST_FUNCTIONS:
             parts = [self._compile(a, scope) for a in node.args]
             if len(parts) != 1 or parts[0][1] != CARDS:
@@ -308,7 +352,9 @@ class Compiler:
             cards_fn = parts[0][0]
             self._reads.add(_READS[node.func])
             fn, typ = _CARD_LIST_FUNCTIONS[node.func](self.deck)
-            return (lambda c: fn(cards_fn(c))), typ
+            if node.func == "totals":
+                return (lambda c: fn(cards_fn(c), c)), typ  # it meters its own work
+            return (lambda c: fn(_metered(c, cards_fn(c)))), typ
         if node.func in ("all", "any", "count", "sum"):
             raise self._error(node, "expr-syntax", f"{node.func}() needs a variable: {node.func}(x in COLLECTION: CONDITION)")
         raise self._error(node, "unknown-function", f"unknown function '{node.func}'",
@@ -320,6 +366,7 @@ class Compiler:
         if func not in ("all", "any", "count", "sum"):  # a misspelt name first: its body's type means nothing yet
             raise self._error(node, "unknown-function", f"'{func}' is not a quantifier", did_you_mean(func, ["all", "any", "count", "sum"])
                               or "use all, any, count or sum")
+        self._check_variable(node, scope)
         it_fn, it_type = self._compile(node.iterable, scope)
         if it_type == GROUP:
             groups = self.groups
@@ -329,44 +376,172 @@ class Compiler:
             raise self._error(node.iterable, "expr-type", f"cannot go through {_a(it_type)}; a group, a pile's cards or a list is needed")
         inner = dict(scope)
         inner[node.var] = it_type[5:]
-        body_fn, body_type = self._compile(node.body, inner)
-        var = node.var
+        self._bound.append(node.var)
+        try:
+            body_fn, body_type = self._compile(node.body, inner)
+        finally:
+            self._bound.pop()
         want = INT if node.func == "sum" else BOOL
         if body_type != want:
             raise self._error(node.body, "expr-type", f"the body of {node.func}() must be {_a(want)}")
+        return _quantifier(func, node.var, it_fn, body_fn), (BOOL if func in ("all", "any") else INT)
 
-        def quantify(c):
-            # The bound variable hides an outer one of the same name only inside the body,
-            # and is restored however the loop ends.
-            had = var in c.locals
-            saved = c.locals.get(var)
-            total = 0
-            try:
-                for item in it_fn(c):
-                    c.locals[var] = item
-                    v = body_fn(c)
-                    if func == "all":
-                        if not v:
-                            return False
-                    elif func == "any":
-                        if v:
-                            return True
-                    elif func == "count":
-                        total += 1 if v else 0
-                    else:
-                        total += v
-            finally:
-                if had:
-                    c.locals[var] = saved
-                else:
-                    c.locals.pop(var, None)
-            if func == "all":
-                return True
-            if func == "any":
-                return False
-            return total
+    def _check_variable(self, node: Quant, scope) -> None:
+        """A quantifier's variable may not take a name with a fixed meaning in the rules: a name the rules keep for
+        what a rule judges (`card`, `pile`…, in every rule, so that `card` always means the card a rule judges), a
+        group, the deck, a rank, suit, colour or mark. It may take an enclosing quantifier's variable's name, which it
+        hides inside its body only."""
+        var = node.var
+        if var in RESERVED:
+            what = f"a name the rules keep for {RESERVED[var]}"
+        elif var in self.groups:
+            what = f"the pile group '{var}'"
+        elif var == "deck":
+            what = "the deck"
+        elif var in self.constants:
+            typ = self.constants[var][0]
+            what = {RANK: "a rank", SUIT: "a suit", COLOR: "a colour", MARK: "a mark"}.get(typ, "the number of ranks")
+            what += " of this deck"
+        else:
+            return
+        taken = set(RESERVED) | set(scope) | set(self._bound) | set(self.groups) | set(self.constants) | {"deck"}
+        it = node.iterable
+        base = "p" if (isinstance(it, Name) and it.name in self.groups) or (isinstance(it, Attr) and it.name == "piles") \
+            else "c" if (isinstance(it, Name) and it.name in ("cards", "hand")) or (isinstance(it, Attr) and it.name == "cards") \
+            else "x"
+        other = next(n for n in [base] + [f"{base}{i}" for i in range(2, len(taken) + 3)] if n not in taken)
+        raise self._error(node, "reserved-variable", f"the quantifier's variable '{var}' is already {what}; "
+                          "a quantifier's variable needs a name of its own", f"call it '{other}'", col=node.var_col)
 
-        return quantify, (BOOL if func in ("all", "any") else INT)
+    # -- the cost model ------------------------------------------------------------------
+    def steps(self, node: Node) -> int:
+        """The most steps one evaluation of `node` (just compiled) may take with this ruleset's deck and piles: the
+        worst `Ctx.steps` can count. A quantifier takes its collection's steps and, for each item, one step and its
+        body's; `and` and `or` are counted as evaluating both sides."""
+        if isinstance(node, Quant):
+            return self.steps(node.iterable) + self._items(node.iterable) * (1 + self.steps(node.body))
+        return self._own_steps(node) + sum(self.steps(k) for k in _children(node))
+
+    def _own_steps(self, node: Node) -> int:
+        """The steps of `node` itself, without those of its parts."""
+        if isinstance(node, Call) and len(node.args) == 1:
+            if node.func in _SEQUENCE_TESTS or node.func in ("consecutive", "same_family"):
+                return self._items(node.args[0])
+            if node.func == "totals":
+                return self._totals_bound(self._items(node.args[0]))[1]
+        elif isinstance(node, Op) and node.op in ("rel_in", "rel_not_in"):
+            if self._types.get(id(node.args[1]), "").startswith("list:"):
+                return self._items(node.args[1])
+        elif isinstance(node, Attr):
+            if node.name in ("empty", "piles") and self._types.get(id(node.obj)) == GROUP:
+                return self._items(node.obj)
+            if node.name == "movable":
+                return self._most_moves()
+        return 0
+
+    def _items(self, node: Node) -> int:
+        """The most items the collection `node` may hold (a group: its piles)."""
+        d = self.deck
+        if isinstance(node, ListLit):
+            return len(node.items)
+        if isinstance(node, Name) and node.name in self.groups:
+            return len(self.groups[node.name])
+        if isinstance(node, Attr):
+            if node.name == "piles" and isinstance(node.obj, Name) and node.obj.name in self.groups:
+                return len(self.groups[node.obj.name])
+            if node.name == "values":
+                return max(len(v) for v in d.values)
+            if node.name == "marks":
+                return len(d.mark_names)
+        if isinstance(node, Call) and node.func == "totals" and len(node.args) == 1:
+            return self._totals_bound(self._items(node.args[0]))[0]
+        if self._types.get(id(node)) == CARDS:
+            return d.size  # the moving cards, a pile's, a hand: cards of the deck, each at most once
+        return max(d.size + 1, len(self.group_of), MAX_EXPRESSION_CHARS)  # no list a rule makes is longer
+
+    def _totals_bound(self, n: int) -> tuple[int, int]:
+        """(the most totals, the most steps) of `totals()` of at most n cards: a step a card, then, for each card of
+        several values, a step for each sum it forms with each total so far. After k such cards there are at most
+        MAX_TOTALS totals, at most the product of their numbers of values, and at most 1 + the sum of their spreads
+        (the totals are whole numbers between the smallest and the largest sum)."""
+        several = sorted(((len(v), max(v) - min(v)) for v in self.deck.values if len(v) > 1), reverse=True)[:n]
+        most = max((k for k, _ in several), default=1)
+        spreads = sorted((spread for _, spread in several), reverse=True)
+        made, product, spread, steps = 1, 1, 0, n
+        for k, (choices, _) in enumerate(several):
+            steps += made * most
+            product, spread = product * choices, spread + spreads[k]
+            made = min(MAX_TOTALS, product, 1 + spread)
+        return made, steps
+
+    def _most_moves(self) -> int:
+        """The most moves one position may offer: a move of each face-up run (at most one a card, one a pile) to each
+        pile, a deal and a redeal from each pile, a discard of each window of adjacent cards."""
+        n, p = self.deck.size, len(self.group_of)
+        return p * (n + p) + 2 * p + n * (n + 1) // 2
+
+    def evaluations(self, scope: dict, uses: frozenset) -> tuple[tuple[int, str], tuple[int, str]]:
+        """How often the engine evaluates a rule of `scope` that reads `uses`: ((times while the ruleset loads, why),
+        (times in one position of a game, why)). A pile rule that reads no more than the card, the card under it and
+        the count is tabulated or judged at load for every combination of them (and then only looked up); one that
+        reads the position is evaluated for each move it may judge."""
+        from kallisti.model.clause_checks import MAX_CASES  # the most cases the clause check tries for one rule
+
+        d = self.deck
+        n, p, kinds = d.size, len(self.group_of), len(d.representative) + 1  # the kinds, and "no card"
+        move_rules = (BUILD_SCOPE, EMPTY_SCOPE, TAKE_SCOPE, SEQUENCE_SCOPE, DISCARD_SCOPE)
+        load, position = (0, ""), (1, "once a position")
+        if any(scope is s for s in move_rules) and uses <= {"card", "top", "count"}:
+            times = (kinds if "card" in uses else 1) * (kinds if "top" in uses else 1) * (n if "count" in uses else 1)
+            if {"top", "count"} <= uses:
+                times = min(times, MAX_CASES)
+            if "count" not in uses:
+                pairs = "top" in uses or scope is BUILD_SCOPE or scope is SEQUENCE_SCOPE
+                table = kinds * kinds if pairs else n + 1
+                load = (times + table, "tabulated over every pair of card kinds, and judged for each" if pairs
+                        else "tabulated over every card, and judged for each kind")
+                return load, (0, "")
+            load = (times, "judged for every kind of card and count it reads")
+        if scope is STATE_SCOPE:
+            return (1, "once"), position
+        if scope is PILE_STATE_SCOPE:
+            return load, (p, "once for each pile")
+        if scope is CARD_SCOPE:
+            return (n + 1, "once for each card"), (p * (n + 1), "once for each card and pile of a deal")
+        if scope is BUILD_SCOPE or scope is EMPTY_SCOPE:
+            return load, (p * (n + p), "once for each run and pile it may go to")
+        if scope is TAKE_SCOPE or scope is SEQUENCE_SCOPE:
+            return load, (n + p, "once for each run that may move")
+        if scope is DISCARD_SCOPE:
+            return load, (n * (n + 1) // 2, "once for each window of adjacent cards")
+        if scope is MOVE_SCOPE:
+            return load, (self._most_moves(), "once for each move")
+        return load, position  # a hand's condition, at most `hands.budget` times a hand; any other rule
+
+    def _check_cost(self, node: Node, steps: int, scope: dict, uses: frozenset) -> None:
+        """Refuse, at the part that does most of the work, a rule that may take more steps than its bounds allow."""
+        (at_load, load_why), (in_position, position_why) = self.evaluations(scope, uses)
+        suggestion = "nest fewer quantifiers, or go through shorter lists"
+        if steps > MAX_EVALUATION_STEPS:
+            message = f"one evaluation of this expression may take {steps:,} steps; at most {MAX_EVALUATION_STEPS:,}"
+        elif steps * at_load > MAX_LOAD_STEPS:
+            message = (f"this rule is evaluated {at_load:,} times as the ruleset loads ({load_why}), {steps:,} steps each: "
+                       f"{steps * at_load:,} steps; at most {MAX_LOAD_STEPS:,}")
+        elif steps * in_position > MAX_POSITION_STEPS:
+            message = (f"this rule may be evaluated {in_position:,} times in one position ({position_why}), {steps:,} "
+                       f"steps each: {steps * in_position:,} steps; at most {MAX_POSITION_STEPS:,}")
+        else:
+            return
+        raise self._error(self._heaviest(node), "expr-too-costly", message, suggestion)
+
+    def _heaviest(self, node: Node) -> Node:
+        """The outermost quantifier, or else the part, that does most of the work of `node`."""
+        while not isinstance(node, Quant):
+            kids = [k for k in _children(node) if self.steps(k)]
+            if self._own_steps(node) or not kids:
+                return node
+            node = max(kids, key=self.steps)
+        return node
 
     def _c_Op(self, node: Op, scope):
         op = node.op
@@ -424,9 +599,12 @@ class Compiler:
                     return fn, BOOL
                 else:
                     raise self._error(node, "expr-type", f"cannot test {_a(ta)} for membership in {_a(tb)}")
+            if hasattr(b, "const"):  # a set of constants (ranks written as numbers): one lookup
+                members = b.const
+                return ((lambda c: a(c) in members) if op == "rel_in" else (lambda c: a(c) not in members)), BOOL
             if op == "rel_in":
-                return (lambda c: a(c) in b(c)), BOOL
-            return (lambda c: a(c) not in b(c)), BOOL
+                return (lambda c: a(c) in _metered(c, b(c))), BOOL
+            return (lambda c: a(c) not in _metered(c, b(c))), BOOL
         # A number compared with a rank names that rank.
         if ta == RANK and tb == INT and isinstance(right, Num):
             b, tb = _const(self._rank_literal(right)), RANK
@@ -475,6 +653,83 @@ class Compiler:
         return (lambda c: (a(c) % d) if (d := b(c)) else 0), INT
 
 
+def _children(node: Node) -> tuple:
+    """The parts of an expression node."""
+    if isinstance(node, (Op, Call)):
+        return node.args
+    if isinstance(node, ListLit):
+        return node.items
+    if isinstance(node, Attr):
+        return (node.obj,)
+    if isinstance(node, Quant):
+        return (node.iterable, node.body)
+    return ()
+
+
+def _metered(c: Ctx, items):
+    """`items`, counted on the meter as gone through one by one."""
+    c.steps += len(items)
+    return items
+
+
+def _quantifier(func: str, var: str, it_fn, body_fn):
+    """The closure of a quantifier: `var` takes each item of `it_fn(c)` in turn, for `body_fn`. The variable hides an
+    outer value of the same name only inside the body, and is restored however the loop ends; each item gone through
+    is a step on the meter."""
+    missing = object()
+
+    def restore(c, saved, n):
+        c.steps += n
+        if saved is missing:
+            c.locals.pop(var, None)
+        else:
+            c.locals[var] = saved
+
+    if func == "all":
+        def every(c):
+            held = c.locals
+            saved, n = held.get(var, missing), 0
+            try:
+                for item in it_fn(c):
+                    n += 1
+                    held[var] = item
+                    if not body_fn(c):
+                        return False
+                return True
+            finally:
+                restore(c, saved, n)
+        return every
+    if func == "any":
+        def some(c):
+            held = c.locals
+            saved, n = held.get(var, missing), 0
+            try:
+                for item in it_fn(c):
+                    n += 1
+                    held[var] = item
+                    if body_fn(c):
+                        return True
+                return False
+            finally:
+                restore(c, saved, n)
+        return some
+    counting = func == "count"
+
+    def total(c):
+        held = c.locals
+        saved, n, t = held.get(var, missing), 0, 0
+        try:
+            for item in it_fn(c):
+                n += 1
+                held[var] = item
+                v = body_fn(c)
+                t += (1 if v else 0) if counting else v
+            return t
+        finally:
+            restore(c, saved, n)
+    return total
+
+
 def _pairwise(test):
     """A sequence test over a list of cards: `test(lower, upper)` for every card and the one after it."""
     return lambda cards: all(test(cards[i], cards[i + 1]) for i in range(len(cards) - 1))
@@ -494,7 +749,8 @@ def _totals(d):
     """Every total a list of cards can make, choosing one of each card's values (an ace 1 or 11), smallest first."""
     values = d.values
 
-    def totals(cards):
+    def totals(cards, meter: Ctx | None = None):
+        """`meter`, a context, counts the steps: a step a card, and a step for each sum formed."""
         base, choices = 0, []
         for c in cards:
             options = values[c]
@@ -502,14 +758,20 @@ def _totals(d):
                 base += options[0]
             else:
                 choices.append(options)
-        if not choices:  # most sets: one total, no set arithmetic
-            return [base]
-        sums = {base}
-        for options in choices:
-            sums = {t + v for t in sums for v in options}
-            if len(sums) > MAX_TOTALS:
-                raise RuleRuntimeError(f"totals() makes more than {MAX_TOTALS} totals")
-        return sorted(sums)
+        steps = len(cards)
+        try:
+            if not choices:  # most sets: one total, no set arithmetic
+                return [base]
+            sums = {base}
+            for options in choices:
+                steps += len(sums) * len(options)
+                sums = {t + v for t in sums for v in options}
+                if len(sums) > MAX_TOTALS:
+                    raise RuleRuntimeError(f"totals() makes more than {MAX_TOTALS} totals")
+            return sorted(sums)
+        finally:
+            if meter is not None:
+                meter.steps += steps
 
     return totals, INTS
 

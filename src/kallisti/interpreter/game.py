@@ -12,6 +12,8 @@ from kallisti.interpreter.state import Dealer, initial_state, recount, shuffled_
 
 MAX_AUTO_MOVES = 10_000  # automatic moves in a row before the engine stops them (a ruleset cannot loop forever)
 NOT_INDEXED = -2  # index key of a pile whose top is face down: it accepts no card
+MEMO_LIMIT = 1 << 16  # verdicts a memo of a rule (see `_judges_cards_alone`) holds before it is emptied and refilled
+_POSITIONAL = frozenset({"state", "pile", "source", "top"})  # what a rule reads beyond the cards it judges
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,12 @@ class Status:
 
     outcome: str
     reason: str = ""
+
+
+def _judges_cards_alone(rule) -> bool:
+    """Whether a rule's verdict is a function of the cards it judges alone (`card`, `cards`, `count` and the names
+    its quantifiers bind): it reads no pile, no top, nothing of the position. Such verdicts may be memoised."""
+    return all(not (clause.uses & _POSITIONAL) for clause in rule.clauses)
 
 
 def require_piles(rules) -> None:
@@ -73,6 +81,11 @@ class Game:
         self.events: list[dict] = []  # the player's steps, for saves and replays
         self.rule_errors: list[str] = []  # errors rules raised while judging moves (the moves were refused)
         self.hint_plan: tuple | None = None  # (position, moves, positions searched): the rest of the last hint's line
+        # The piles re-filed (`_refresh`) since a position key last read them, and that key's maker: the solver's
+        # keys (kallisti.solver.keys) key again only these piles. A change that bypasses `_refresh` (a playout's
+        # inline moves) sets `key_owner` to None, and the next key is built from every pile.
+        self.dirty: set[int] = set()
+        self.key_owner: object = None
         self._build_indexes()
 
     def arrange(self, layout: dict[str, str], down: dict[str, int] | None = None) -> "Game":
@@ -135,7 +148,7 @@ class Game:
                      "flip", "simple_sources", "run_sources", "kind", "gname", "stock_piles", "top_up_of", "any_hand",
                      "refill_of", "accepts_on_top", "space_kinds_of", "open_of", "discard_sources", "discard_dest", "discard_base", "window_span",
                      "stock_info", "plain_moves", "deal_to", "diverts", "source_slot", "accepts_by_kind",
-                     "win_sees", "plain_deals", "steady_stock")
+                     "win_sees", "plain_deals", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -146,6 +159,7 @@ class Game:
             self.__dict__.update(shared)
         # dests[kind]: the piles that would take a card of that kind right now, kept up to date as tops change;
         # checked[kind]: the piles whose tables let it through but whose remaining clauses must still agree.
+        self.step_auto = any(p.trigger == "each-move" for p in self.rules.auto)  # a step may set off automatic moves
         self.dests: list[list[int]] = [[] for _ in range(self.deck.kinds)]
         self.checked: list[list[int]] = [[] for _ in range(self.deck.kinds)]
         self.empties: list[list[int]] = [[] for _ in self.group_list]
@@ -202,6 +216,7 @@ class Game:
         self.run_sources = [info for info in self.source_info if info not in simple]
         self.kind = self.deck.kind
         self.gname = self.rules.group_of
+        self.pile_roles = [groups[gi].role for gi in self.gindex]  # per pile, its group's role (the greedy measure's)
         self.stock_piles = [g.piles[0] for g in groups if g.turn is not None or g.redeal is not None]
         # Per stock pile, what the move generator must ask: (pile, whether it deals at all, whether its dealing rule
         # is `always` (no need to run it), whether it may ever redeal) -- so most piles cost no call per position.
@@ -240,6 +255,11 @@ class Game:
         self.discard_dest = {p: dst for p, _, dst in self.discard_sources}
         self.window_span = self.deck.size + 1
         self.discard_base = self.window_span * self.P * self.P
+        # Memos of verdicts by the cards judged, for rules that read nothing else (see `_judges_cards_alone`): per
+        # group, its `empty` rule's (a space that takes a whole suit), and per discard source, its discard rule's.
+        self.empty_memos = [{} if _judges_cards_alone(g.empty) else None for g in groups]
+        self.cards_key = bytes if self.deck.size <= 256 else tuple  # a memo's key for cards: bytes while ids fit one
+        self.window_memos = [{} if _judges_cards_alone(rule) else None for _, rule, _ in self.discard_sources]
         # Whether every card move is one top card onto a pile the index alone judges (no runs, windows, clauses
         # beyond the tables, hands or refills): then `playout` may make moves inline, without undo records.
         self.plain_moves = not (self.run_sources or self.discard_sources or self.general_targets or self.has_checked
@@ -308,6 +328,7 @@ class Game:
 
         This runs twice per move, so it reads only per-pile tables prepared in `_build_indexes`.
         """
+        self.dirty.add(p)
         pile = self.piles[p]
         if self.any_hand and self.top_up_of[p]:
             self.down[p] = len(pile) - 1 if pile else 0  # a hand: only its top card lies face up
@@ -322,7 +343,17 @@ class Game:
         if old == key:
             return
         top_key[p] = key
-        self.source_dests[self.source_slot[p]] = self.dests[key] if key >= 0 else ()
+        if key >= 0:
+            self.source_dests[self.source_slot[p]] = self.dests[key]
+            if old is not None and old >= 0:  # one face-up top for another, the most common change
+                lists, takes = self.build_lists[p], self.accepts_by_kind[p]
+                for k in takes[old]:
+                    lists[k].remove(p)
+                for k in takes[key]:
+                    lists[k].append(p)
+                return
+        else:
+            self.source_dests[self.source_slot[p]] = ()
         if old is not None:
             if old >= 0:
                 dests = self.build_lists[p]
@@ -413,11 +444,12 @@ class Game:
                 continue
             if limit > up:
                 limit = up
+            table = seq.pair_table if seq is not None else None
             n = 1
             while n <= limit:
                 if n > 1 and seq is not None:
-                    if seq.pair_table is not None:
-                        if not seq.pair_table[pile[-n + 1] * seq.stride + pile[-n]]:
+                    if table is not None:
+                        if not table[pile[-n + 1] * seq.stride + pile[-n]]:
                             break
                     elif not self._sequence_ok(seq, pile, n):
                         break
@@ -440,7 +472,16 @@ class Game:
                         if builds:
                             self._general_builds(out, tg, src, n, head)
                         if takes_spaces:
-                            self._general_empties(out, tg, src, n, head)
+                            empties = self.empties[tg]
+                            if not empties:
+                                continue
+                            memo = self.empty_memos[tg]  # `_general_empties` when the verdict on these cards is known
+                            ok = memo.get(self.cards_key(pile[-n:])) if memo is not None else None
+                            if ok is None:
+                                self._general_empties(out, tg, src, n, head)
+                            elif ok:
+                                for d in empties:
+                                    out.append(head + d)
                 n += 1
         if self.discard_sources:
             self._discard_moves(out)
@@ -450,15 +491,38 @@ class Game:
         """Every window of adjacent face-up cards some pile's discard rule lets go (lengths 1 up to the pile)."""
         piles, down, ctx = self.state.piles, self.state.down, self.ctx
         base, span = self.discard_base, self.window_span
-        for p, rule, _ in self.discard_sources:
+        for (p, rule, _), memo in zip(self.discard_sources, self.window_memos):
             pile = piles[p]
             ctx.pile = p
+            if memo is not None:  # the verdict on each window's cards is known, or worked out once
+                row = self.cards_key(pile)
+                for start in range(down[p], len(pile)):
+                    for end in range(start + 1, len(pile) + 1):
+                        ok = memo.get(key := row[start:end])
+                        if ok is None:
+                            ok = self._judge_cards(memo, key, rule, ctx, pile[start:end])
+                        if ok:
+                            out.append(base + (p * span + start) * span + end - start)
+                continue
             for start in range(down[p], len(pile)):
                 for end in range(start + 1, len(pile) + 1):
                     window = pile[start:end]
                     ctx.cards, ctx.count, ctx.card = window, end - start, window[0]
                     if self._allows(rule, ctx):
                         out.append(base + (p * span + start) * span + end - start)
+
+    def _judge_cards(self, memo: dict, key, rule, ctx, cards: list[int]) -> bool:
+        """A rule's verdict on `cards` (the moving cards or a window), noted in `memo` unless the rule failed."""
+        ctx.cards, ctx.count, ctx.card = cards, len(cards), cards[0]
+        try:
+            ok = rule.allows(ctx)
+        except RuleRuntimeError as exc:
+            self._rule_failed(exc)
+            return False
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[key] = ok = bool(ok)
+        return ok
 
     def window(self, m: int) -> tuple[int, int, int]:
         """(pile, first position, length) of a discard move."""
@@ -513,9 +577,31 @@ class Game:
                     out.append(head + d)
 
     def _general_empties(self, out, tg, src, n, head) -> None:
+        empties = self.empties[tg]
+        if not empties:
+            return
         group = self.group_list[tg]
+        memo = self.empty_memos[tg]
+        if memo is not None:  # the rule reads only the moving cards: one verdict for every space of the group
+            ok = memo.get(key := self.cards_key(self.state.piles[src][-n:]))
+            if ok is None:
+                ctx = self._move_ctx(src, n)
+                ctx.top, ctx.pile = self.state.no_card, empties[0]
+                try:
+                    ok = group.empty.allows(ctx)
+                except RuleRuntimeError:
+                    ok = None  # judged space by space below, each failure noted as it always is
+                else:
+                    if len(memo) >= MEMO_LIMIT:
+                        memo.clear()
+                    memo[key] = ok = bool(ok)
+            if ok is not None:
+                if ok:
+                    for d in empties:
+                        out.append(head + d)
+                return
         ctx = self._move_ctx(src, n)
-        for d in self.empties[tg]:
+        for d in empties:
             ctx.top, ctx.pile = self.state.no_card, d
             if self._allows(group.empty, ctx):
                 out.append(head + d)
@@ -608,9 +694,9 @@ class Game:
     # -- applying moves ---------------------------------------------------------------------
     def apply(self, m: int):
         """Make move m (assumed legal) and return what undo needs."""
-        if m >= self.discard_base:
+        parts = self._card_moves.get(m)  # a card move made before (never a discard)
+        if parts is None and m >= self.discard_base:
             return self._discard(m)
-        parts = self._card_moves.get(m)
         if parts is not None or m >= self.P * self.P:
             if parts is None:
                 parts = self._card_moves[m] = self._card_move_parts(m)
@@ -753,9 +839,29 @@ class Game:
 
     def undo_record(self, record) -> None:
         """Reverse one move given the record `apply` returned."""
+        m = record[0]
+        parts = self._card_moves.get(m)
+        if parts is not None and len(record) == 2:  # a card move (made before, so decoded), no pile refilled
+            n, src, dst, gs, gd = parts
+            self.moves_played -= 1
+            piles = self.piles
+            dp = piles[dst]
+            if n == 1:
+                piles[src].append(dp.pop())
+            else:
+                piles[src].extend(dp[-n:])
+                del dp[-n:]
+            if record[1]:
+                self.down[src] += 1
+            if gs is not None:
+                sizes = self.state.sizes
+                sizes[gs] += n
+                sizes[gd] -= n
+            self._refresh(src)
+            self._refresh(dst)
+            return
         P = self.P
         st = self.state
-        m = record[0]
         self.moves_played -= 1
         if m >= self.discard_base:
             p, start, length = self.window(m)
@@ -815,16 +921,77 @@ class Game:
     def _step(self, m: int) -> list[int]:
         records = [self.apply(m)]
         made = [m]
-        for am, rec in self._auto_moves(("each-move",)):
-            records.append(rec)
-            made.append(am)
+        if self.step_auto:
+            for am, rec in self._auto_moves(("each-move",)):
+                records.append(rec)
+                made.append(am)
         self.history.append(records)
         return made
 
     def take_back_step(self) -> None:
         """Reverse the last step without a trace in the events or the redo stack (for searches that look ahead)."""
-        for record in reversed(self.history.pop()):
+        records = self.history.pop()
+        if len(records) == 1:
+            self.undo_record(records[0])
+            return
+        for record in reversed(records):
             self.undo_record(record)
+
+    def pass_over(self, m: int) -> None:
+        """Leave the game as `_step(m)` then `take_back_step()` would, without moving a card, for a move m legal here
+        that is the whole step (no automatic move, no hand) and is either a card move (decoded in `_card_moves`)
+        that refills no pile, or a deal of one card to each of distinct piles, none diverted, from a stock whose
+        cards all lie face down.
+
+        The position comes back, but not the order of the move indexes: each pile whose top changed is re-filed
+        at the end of its lists as the move is taken back (a move's source, then its target; a deal's piles in the
+        reverse order they were dealt to, then the stock), which decides the order of the legal moves from here
+        on. A search that knows where m leads without making it (a position already searched) calls this instead,
+        so the moves it makes later are listed as they would have been.
+        """
+        top_key, kind = self.top_key, self.kind
+        if m < self.P:
+            stock = self.piles[m]
+            placed = self.deal_to[m][:len(stock)]
+            for i in range(len(placed) - 1, -1, -1):
+                d = placed[i]
+                if kind[stock[-1 - i]] != top_key[d]:
+                    self._file_again(d)
+            return  # the stock, face down before and after, is filed nowhere, or as a space and back
+        n, src, dst, _, _ = self._card_moves[m]
+        pile = self.piles[src]
+        left = len(pile) - n
+        down = self.down[src]
+        if down and down == left and self.flip[src]:
+            down -= 1
+        after = (kind[pile[left - 1]] if left > down else NOT_INDEXED) if left else -1
+        if after != top_key[src]:
+            self._file_again(src)
+        if kind[pile[-1]] != top_key[dst]:
+            self._file_again(dst)
+
+    def _file_again(self, p: int) -> None:
+        """Move pile p to the end of every index list `_refresh` files it in, as re-filing it under another top and
+        back does."""
+        key = self.top_key[p]
+        if key >= 0:
+            lists = self.build_lists[p]
+            for k in self.accepts_by_kind[p][key]:
+                lst = lists[k]
+                if lst[-1] != p:
+                    lst.remove(p)
+                    lst.append(p)
+        elif key == -1:
+            for lst in (self.empties_of[p], self.open_spaces) if self.open_of[p] else (self.empties_of[p],):
+                if lst[-1] != p:
+                    lst.remove(p)
+                    lst.append(p)
+            lists = self.space_lists[p]
+            for k in self.space_kinds_of[p]:
+                lst = lists[k]
+                if lst[-1] != p:
+                    lst.remove(p)
+                    lst.append(p)
 
     def play_auto(self) -> list[int]:
         """The `a` command: every automatic move the ruleset declares, as one undoable step."""
@@ -1020,6 +1187,7 @@ class Game:
         throughout (`_reindex` empties them in place), so they are bound to local names once.
         """
         rules = self.rules
+        self.key_owner = None  # the moves below re-file piles inline, unseen by `dirty`
         win, lose, ctx = rules.win, rules.lose, self.ctx
         first = self.P * self.P  # the first card move; a move of one card is (P + src) * P + dst
         piles, down, sizes = self.piles, self.down, self.state.sizes

@@ -13,6 +13,7 @@ from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter import amend
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import STREAM_DEAL, Rng
+from kallisti.unsafe import QuotingError, char_name, unsafe_char
 
 TURN_MOVE_CAP = 2000  # moves after which a turn ends as it stands, so every turn ends whatever the rules say
 # Changes in force on one player at once: each of that player's turns applies them all to a copy of the base, so
@@ -74,7 +75,7 @@ class Waiting:
     honour: object = None  # the HonourRule to acknowledge
 
 
-class MatchError(Exception):
+class MatchError(QuotingError):
     """An action the match cannot take now (not that seat's turn, nothing to revoke, ...)."""
 
 
@@ -237,6 +238,10 @@ class Match:
                                         patch.pos or Pos(source, 1, 1), suggestion="revoke one of them first"))
         if "revoke" in patch:
             raise MatchError("use `revoke ID` to take back a change")
+        if not replay:  # a save's log was counted before its replay
+            from kallisti.interpreter.save import refuse_another_change
+
+            refuse_another_change(self.events, 0, patch.pos or Pos(source, 1, 1), "the match goes on without more changes")
         _refuse_fixed(patch, source)
         current = self.rules_for(target)
         # The data rebuilt from the changes themselves (compiled rules are shared by equal data, and keep the
@@ -502,6 +507,9 @@ def seats_from_text(text: str) -> list[Seat]:
     for i, part in enumerate(parts):
         if not part:
             raise ValueError(f"seat {i + 1} is empty: give a name or `bot`")
+        bad = unsafe_char(part)
+        if bad is not None:  # a name is printed on every turn and kept in saves, which refuse such characters
+            raise ValueError(f"seat {i + 1} holds the control character {char_name(part[bad])}")
         if part == "bot" or part.startswith("bot:"):
             strategy = part[4:] or "search"
             seats.append(Seat(f"bot{i + 1}" if bots > 1 else "bot", strategy))

@@ -6,9 +6,10 @@ import re
 
 from kallisti.interpreter.compiler import RuleRuntimeError
 from kallisti.model.macros import macro_wording
+from kallisti.unsafe import QuotingError
 
 
-class MoveRefused(Exception):
+class MoveRefused(QuotingError):
     """A move the rules do not allow; the message says which rule and clause refused it."""
 
 

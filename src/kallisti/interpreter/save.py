@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -14,14 +17,24 @@ from kallisti.durable import write_atomic  # the commands that write files impor
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.game import LayoutChanged
 from kallisti.model.located import located
+from kallisti.textfiles import line_column
+from kallisti.unsafe import char_name, unsafe_char, visible
 
 FORMAT = "kallisti-save"
 MATCH_FORMAT = "kallisti-match"
 VERSION = 2
 CHECKSUM_SINCE = 2  # the first version whose files carry a checksum
 MAX_SAVE_BYTES = 20_000_000
+# Replaying an event costs up to a tenth of a millisecond for a move, undo or redo, but a rule change is checked
+# completely again, trial deals included (up to a tenth of a second). A save holding more than these is refused
+# before any event is replayed, `save` writes no more, and play refuses a rule change beyond MAX_SAVE_CHANGES (a
+# game played alone starts a log of its own with `new`).
+MAX_SAVE_EVENTS = 50_000  # events of a save's log, of any kind
+MAX_SAVE_CHANGES = 250  # rule changes among them (`rule`, `rules`, `change`), those waiting for the next deal included
 BACKUP_SUFFIX = ".bak"
-DAMAGED = frozenset({"save-syntax", "save-checksum"})  # findings of a file that is not as kallisti wrote it
+# Findings of a file that is not as kallisti wrote it.
+DAMAGED = frozenset({"save-syntax", "save-checksum", "save-control-char"})
+RULE_EVENTS = frozenset({"rule", "rules", "change"})  # the events that change rules, in a game's log or a match's
 
 
 def ruleset_hash(resolved: dict) -> str:
@@ -44,7 +57,7 @@ def game_to_data(game, next_deal: Sequence[dict] = ()) -> dict:
         "ruleset": {
             "resolved": resolved,
             "sha256": ruleset_hash(resolved),
-            "sources": [{"name": Path(s.name).name, "sha256": s.sha256} for s in rules.sources],
+            "sources": [{"name": visible(Path(s.name).name), "sha256": s.sha256} for s in rules.sources],
         },
         "deal": {"seed": game.seed, "order": list(game.order), "cards": " ".join(game.deck.ascii_name(c) for c in game.order)},
         "events": list(game.events),
@@ -108,6 +121,7 @@ def game_from_data(data: dict, source: str = "<save>"):
     if not isinstance(raw_ruleset, dict) or not isinstance(order_names, list) or not isinstance(events, list) \
             or not (seed is None or isinstance(seed, int)):
         raise KallistiError(Finding("save-shape", "the save's ruleset must be a map, its deal order and events lists", where))
+    refuse_too_many_events(data, where)
     rules = saved_ruleset(raw_ruleset, recorded_hash, source)
     if not all(isinstance(n, int) and not isinstance(n, bool) for n in order_names) or sorted(order_names) != list(range(rules.deck.size)):
         raise KallistiError(Finding("save-deal", f"the saved deal is not an order of the {rules.deck.size} cards", where))
@@ -121,13 +135,14 @@ def game_from_data(data: dict, source: str = "<save>"):
 
 def saved_ruleset(raw: dict, recorded_hash, source: str):
     """The Ruleset a save stores, after checking its hash and the resolved schema."""
-    from kallisti.model.loader import schema_findings
+    from kallisti.model.loader import refuse_unsafe_strings, schema_findings
     from kallisti.model.ruleset import Ruleset
 
     where = Pos(source)
     if recorded_hash != ruleset_hash(raw):
         raise KallistiError(Finding("save-tampered", "the saved ruleset does not match its recorded hash", where))
     resolved = located(raw, Pos(f"{source}:ruleset"))
+    refuse_unsafe_strings(resolved)  # as in a ruleset file: its names and texts are printed as they are
     findings = schema_findings(resolved, "resolved", where)
     if findings:
         raise KallistiError(findings)
@@ -166,9 +181,11 @@ def replay(game, events: list, source: str = "<events>") -> None:
 
 
 def adopt_change(game, text: str, source: str = "<change>"):
-    """Check a rule change typed during play (`rule ...`) and play on under it; KallistiError or LayoutChanged if not."""
+    """Check a rule change typed during play (`rule ...`) and play on under it; KallistiError or LayoutChanged if not.
+    A game whose log holds MAX_SAVE_CHANGES rule changes takes no more (`change-too-many`), whatever plays it."""
     from kallisti.interpreter import amend
 
+    refuse_another_change(game.events, 0, Pos(source, 1, 1))
     adopted = amend.amend(game.rules.data, text, source=source, baseline=game.rules)
     game.change_rules(adopted.rules, {"type": "rule", "text": text})
     return adopted
@@ -193,19 +210,24 @@ def next_deal_rules(rules, waiting: Sequence[dict], source: str = "<next deal>")
 
 
 def adopt_rules(game, rules, file: str = "") -> None:
-    """Play on under a whole new ruleset (a file reloaded by `play --watch`)."""
+    """Play on under a whole new ruleset (a file reloaded by `play --watch`), unless the game's log holds
+    MAX_SAVE_CHANGES rule changes already (`change-too-many`)."""
     from kallisti.model.located import plain
 
-    game.change_rules(rules, {"type": "rules", "file": file, "resolved": plain(rules.data)})
+    refuse_another_change(game.events, 0, Pos(file or "<rules>", 1, 1))
+    game.change_rules(rules, {"type": "rules", "file": visible(file), "resolved": plain(rules.data)})
 
 
 def compile_resolved(raw, source: str):
     """A ruleset from resolved data stored in a save (schema-checked first)."""
     from kallisti.interpreter import amend
+    from kallisti.model.loader import refuse_unsafe_strings
 
     if not isinstance(raw, dict):
         raise KallistiError(Finding("save-shape", "a stored ruleset must be a map", Pos(source)))
-    return amend.compile_data(located(raw, Pos(f"{source}:ruleset")), Pos(source))
+    data = located(raw, Pos(f"{source}:ruleset"))
+    refuse_unsafe_strings(data)
+    return amend.compile_data(data, Pos(source))
 
 
 # -- matches ----------------------------------------------------------------------------------------
@@ -220,7 +242,7 @@ def match_to_data(match) -> dict:
         "version": VERSION,
         "game": match.base.name,
         "ruleset": {"resolved": resolved, "sha256": ruleset_hash(resolved),
-                    "sources": [{"name": Path(s.name).name, "sha256": s.sha256} for s in match.base.sources]},
+                    "sources": [{"name": visible(Path(s.name).name), "sha256": s.sha256} for s in match.base.sources]},
         "seed": match.seed,
         "seats": [{"name": s.name, "strategy": s.strategy} for s in match.seats],
         "events": list(match.events),
@@ -259,6 +281,7 @@ def match_from_data(data: dict, source: str = "<save>"):
         raise KallistiError(Finding("save-shape", "the save lacks its ruleset, seed, seats or events", where)) from None
     if not isinstance(raw, dict) or not isinstance(events, list) or not isinstance(seed, int) or isinstance(seed, bool):
         raise KallistiError(Finding("save-shape", "the save's ruleset must be a map, its seed a number and its events a list", where))
+    refuse_too_many_events(data, where)
     match = Match(saved_ruleset(raw, recorded, source), seats, seed)
     for i, ev in enumerate(events):
         try:
@@ -272,12 +295,73 @@ def match_from_data(data: dict, source: str = "<save>"):
     return match
 
 
+def refuse_too_many_events(data: dict, where: Pos) -> None:
+    """Refuse save data (a game's or a match's) whose log is longer than a save may be, before any of it is replayed:
+    MAX_SAVE_EVENTS events, MAX_SAVE_CHANGES rule changes among them and those waiting for the next deal."""
+    events = data.get("events")
+    waiting = data.get("next_deal")
+    events = events if isinstance(events, list) else []
+    waiting = waiting if isinstance(waiting, list) else []
+    if len(events) > MAX_SAVE_EVENTS:
+        raise KallistiError(Finding("save-too-many-events", f"the save holds {len(events):,} events; a save holds at "
+                                    f"most {MAX_SAVE_EVENTS:,}", where))
+    changes = rule_changes(events) + len(waiting)
+    if changes > MAX_SAVE_CHANGES:
+        raise KallistiError(Finding("save-too-many-events", f"the save holds {changes:,} rule changes; a save holds at "
+                                    f"most {MAX_SAVE_CHANGES:,}", where))
+
+
+def refuse_another_change(events, waiting: int, where: Pos, suggestion: str | None = None) -> None:
+    """Refuse a rule change in play once the log (and `waiting`, the changes waiting for the next deal) holds
+    MAX_SAVE_CHANGES: every game and match kallisti plays can then be saved, and its save loaded."""
+    if rule_changes(events) + waiting >= MAX_SAVE_CHANGES:
+        raise KallistiError(Finding("change-too-many", f"{MAX_SAVE_CHANGES} rule changes have been made already, the "
+                                    "most a save holds", where, suggestion=suggestion))
+
+
+def rule_changes(events) -> int:
+    """How many of a log's events change rules (each is checked completely again, trial deals included, on loading)."""
+    return sum(1 for ev in events if isinstance(ev, dict) and ev.get("type") in RULE_EVENTS)
+
+
 # -- the file: checksum, versions, migrations, backup -----------------------------------------------
 def write_save(path: Path, data: dict) -> Path | None:
-    """Write a save's data to `path` atomically, after keeping the save it replaces; that backup, or None."""
+    """Write a save's data to `path` atomically, after keeping the save it replaces; that backup, or None.
+
+    KallistiError, and nothing written, when `path` is a file that is not a kallisti save (`save notes.txt` typed by
+    mistake must not destroy the notes) or when the data holds more events than a save may."""
+    where = Pos(str(path))
+    refuse_replacing(path)
+    refuse_too_many_events(data, where)
     kept = keep_previous(path)
     write_atomic(path, save_text(data))
     return kept
+
+
+# The start of every save kallisti writes (save_text puts the format first), whole or not: a save damaged further
+# on, or cut short, may still be saved over (its backup, the last whole save, is kept).
+SAVE_HEAD = re.compile(rb'\s*\{\s*"format"\s*:\s*"(?:kallisti-save|kallisti-match)"')
+
+
+def refuse_replacing(path: Path) -> None:
+    """Refuse to save over anything at `path` but a kallisti save (whole or damaged) or an empty file."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return  # nothing there, or nothing that can be there: writing says why not, if it cannot
+    if stat.S_ISREG(info.st_mode) and (info.st_size == 0 or _begins_like_a_save(path) or whole_save_text(path)):
+        return
+    what = "a folder" if stat.S_ISDIR(info.st_mode) else "a file that is not a kallisti save"
+    raise KallistiError(Finding("save-overwrite", f"not saved: {path} is {what}, which saving would replace",
+                                Pos(str(path)), suggestion="save to another name, or move that file away first"))
+
+
+def _begins_like_a_save(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return SAVE_HEAD.match(fh.read(200)) is not None
+    except OSError:
+        return False
 
 
 def save_text(data: dict) -> str:
@@ -294,14 +378,74 @@ def content_checksum(data: dict) -> str:
     """
     content = {k: v for k, v in data.items() if k != "checksum"}
     canonical = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    # surrogatepass: hashing never fails, whatever the data hold (a file holding a lone surrogate is refused before its
+    # checksum is looked at)
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def read_save(path: Path) -> dict:
     """The data of the save file at `path`, found whole (its checksum right) and brought to the current version."""
-    data = _parsed(_text_of(path), path)
+    return migrated(_whole_data(_text_of(path), path))
+
+
+def _whole_data(text: str, path: Path):
+    """The data of a save's text, refused unless it is whole: JSON, only safe text, of a version this kallisti reads,
+    its checksum right."""
+    data = _parsed(text, path)
+    _refuse_unsafe_text(text, Pos(str(path)))  # before the checksum, which a lone surrogate would make meaningless
     _check_whole(data, Pos(str(path)))
-    return migrated(data)
+    return data
+
+
+# A `\u` escape of a character UNSAFE_CHARS names, or of one close to it (each match is read for what it is). Written
+# without IGNORECASE, so that a search looks for its `\u` first: a save of 20 MB is searched in a fraction of a second.
+_ESCAPE = re.compile(r"\\u(00[01][0-9a-fA-F]|007[fF]|00[89][0-9a-fA-F]|202[a-eA-E]|206[6-9]|[dD][89a-fA-F][0-9a-fA-F]{2})")
+_HIGH, _LOW = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}"), re.compile(r"\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
+def _refuse_unsafe_text(text: str, where: Pos) -> None:
+    """Refuse a save one of whose texts (a key or a value, raw or written as a `\\u` escape) holds a character no
+    untrusted text may hold (kallisti.unsafe): a control character, a bidirectional control, or a lone surrogate,
+    which is no character at all. kallisti writes none: every text of a save passed the same check before.
+
+    JSON takes DEL, the C1 controls and the bidirectional controls raw in a string, and an escape occurs only in a
+    string: neither search needs the JSON read again."""
+    found = [(at, ch) for at, ch in (_first_raw(text), _first_escaped(text)) if ch is not None]
+    if not found:
+        return
+    at, ch = min(found)
+    what = (f"{char_name(ch)}, half of a surrogate pair without its other half: no character at all (invalid "
+            "Unicode)") if "\ud800" <= ch <= "\udfff" else f"the control character {char_name(ch)}"
+    line, column = line_column(text, at)
+    raise KallistiError(Finding("save-control-char", f"a text of the save holds {what}: kallisti never writes one, so "
+                                "the file was damaged or edited", Pos(where.source, line, column)))
+
+
+def _first_raw(text: str) -> tuple[int, str | None]:
+    at = unsafe_char(text)
+    return (at, text[at]) if at is not None else (0, None)
+
+
+def _first_escaped(text: str) -> tuple[int, str | None]:
+    """Where the first escape of an unsafe character is, and the character; (0, None) when there is none."""
+    for found in _ESCAPE.finditer(text):
+        at = found.start()
+        ch = chr(int(found.group(1), 16))
+        if unsafe_char(ch) is None or not _is_escape(text, at):
+            continue  # an escaped tab or line feed; a `u` after an escaped backslash
+        if (_HIGH.match(text, at) and _LOW.match(text, found.end())) or (
+                _LOW.match(text, at) and at >= 6 and _HIGH.match(text, at - 6) and _is_escape(text, at - 6)):
+            continue  # a half of a surrogate pair with its other half: one character, written as two escapes
+        return at, ch
+    return 0, None
+
+
+def _is_escape(text: str, at: int) -> bool:
+    """Whether the backslash at `at` begins an escape: an even number of backslashes come before it."""
+    start = at
+    while start and text[start - 1] == "\\":
+        start -= 1
+    return (at - start) % 2 == 0
 
 
 def _check_whole(data, where: Pos) -> None:
@@ -408,7 +552,7 @@ def whole_save_text(path: Path) -> str | None:
     """The text of the file at `path` if it is a save this kallisti reads whole; None if it is not, or not there."""
     try:
         text = _text_of(path)
-        _check_whole(_parsed(text, path), Pos(str(path)))
+        _whole_data(text, path)
     except KallistiError:
         return None
     return text

@@ -12,6 +12,7 @@ from kallisti.interpreter.betting import BetError, Betting
 from kallisti.interpreter.hands import HandEvaluator
 from kallisti.interpreter.state import shuffled_order
 from kallisti.model.modifiers import overlaid_entries
+from kallisti.unsafe import QuotingError
 
 # What a showdown may show that a later round's `after` modifiers wait for, each judged on one shown evaluation.
 FOLLOWS = {"nulls": lambda evaluation: any(g.nulls > 0 for g in evaluation.groups)}
@@ -34,7 +35,7 @@ def evaluator_for(base: HandEvaluator, entries: tuple) -> HandEvaluator:
     return cache[entries]
 
 
-class TableError(Exception):
+class TableError(QuotingError):
     """A table action the rules do not allow now; the message says why."""
 
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import jsonschema
 
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
-from kallisti.model.located import LDict, LList, copy, located, position_at
+from kallisti.model.located import MAX_FINDINGS, LDict, LList, copy, located, position_at
 from kallisti.model.macros import expand_rule
 from kallisti.model.hands import normalise_hands
 from kallisti.model.patch import RULE_KEYS, additions_to_patches, apply_patch, overrides_to_patches
@@ -20,6 +22,7 @@ from kallisti.unsafe import char_name, unsafe_char
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 MAX_EXTENDS_DEPTH = 8
+SHOWN_KEYS = 5  # unknown keys one finding names (a map may hold a thousand)
 
 FRENCH_SUITS = [
     {"name": "clubs", "symbol": "♣", "letter": "C", "color": "black"},
@@ -151,7 +154,14 @@ def _validator(kind: str):
 
 
 def schema_findings(data, kind: str, default: Pos) -> list[Finding]:
-    """Every schema violation, each at the position of the node it concerns."""
+    """Every schema violation, each at the position of the node it concerns; past MAX_FINDINGS of them, one
+    `more-errors` finding says how many more there are. The sizes of lists and maps are checked first
+    (model/sizes.py), so the validator only ever judges data of a bounded size."""
+    from kallisti.model.sizes import refuse_oversized
+
+    oversized = refuse_oversized(data, kind, default)
+    if oversized is not None:
+        return [oversized]
     validator = _validator(kind)
     findings = []
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
@@ -164,14 +174,27 @@ def schema_findings(data, kind: str, default: Pos) -> list[Finding]:
                 pos = best.instance.key_pos[extra[0]]  # point at the unknown key itself
         where = ".".join(str(p) for p in path) or "the ruleset"
         findings.append(Finding("schema", f"{where}: {schema_message(best)}", pos, suggestion=schema_suggestion(best)))
-    return findings
+    return cap_findings(findings)
+
+
+def cap_findings(findings: list[Finding]) -> list[Finding]:
+    """The first MAX_FINDINGS findings, then one `more-errors` finding at the first of the others, saying how many
+    there are."""
+    if len(findings) <= MAX_FINDINGS:
+        return findings
+    more = len(findings) - MAX_FINDINGS
+    return findings[:MAX_FINDINGS] + [Finding(
+        "more-errors", f"and {more:,} more error{'s' if more > 1 else ''}, the first of them here: "
+        f"{findings[MAX_FINDINGS].code}", findings[MAX_FINDINGS].pos, suggestion="fix the errors above first")]
 
 
 def schema_message(err) -> str:
     """A JSON Schema error in the words kallisti's findings use."""
     if err.validator == "additionalProperties":
         extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
-        return f"unknown key{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}"
+        named = ", ".join(map(repr, extra[:SHOWN_KEYS])) + (f" and {len(extra) - SHOWN_KEYS:,} more"
+                                                             if len(extra) > SHOWN_KEYS else "")
+        return f"unknown key{'s' if len(extra) > 1 else ''} {named}"
     if err.validator == "required":
         return err.message.replace("is a required property", "is required")
     if err.validator in ("maxItems", "maxProperties"):  # a limit: say it in numbers, never print the whole value
@@ -297,8 +320,9 @@ def resolve(ref: str | Path, text: str | None = None, _chain: tuple = ()) -> tup
                                         extends_pos))
         if len(_chain) + 1 >= MAX_EXTENDS_DEPTH:
             raise KallistiError(Finding("extends-depth", f"`extends` chain longer than {MAX_EXTENDS_DEPTH}", extends_pos))
+        parent_text = _parent_text(parent_path, str(parent_ref), extends_pos)
         try:
-            parent, parent_sources = resolve(parent_path, None, _chain + (key,))
+            parent, parent_sources = resolve(parent_path, parent_text, _chain + (key,))
         except KallistiError as exc:
             if not _chain and exc.findings and exc.findings[0].code == "extends-cycle":
                 # Report a cycle in the file being loaded, at its own `extends`, where its author looks.
@@ -338,6 +362,29 @@ def _refuse_too_many_clauses(resolved: LDict, data: LDict, path: Path) -> None:
         raise KallistiError(Finding("too-many-clauses", f"{total} clauses; at most {MAX_CLAUSES}", where))
 
 
+def _filesystem_reason(exc: Exception) -> str:
+    """Why the system could not follow a path, in words."""
+    if isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP:
+        return "following it goes round a loop of symbolic links"
+    return str(getattr(exc, "strerror", None) or exc)
+
+
+def _parent_text(path: Path, ref: str, pos: Pos) -> str:
+    """The text of the file `extends: ref` names, read with the limits of any ruleset file; a file that cannot be
+    read (access denied, an I/O error, gone since it was found) is a finding at the value of `extends`, where its
+    author looks."""
+    from kallisti.model.located import MAX_FILE_BYTES
+    from kallisti.textfiles import read_text
+
+    try:
+        return read_text(path, MAX_FILE_BYTES, "the ruleset file", "file")
+    except KallistiError as exc:
+        unreadable = exc.findings[0]
+        if unreadable.code != "file-unreadable":
+            raise  # too large, or not UTF-8: a finding in that file, where it is
+        raise KallistiError(Finding("file-unreadable", f"`extends: {ref}`: {unreadable.message}", pos)) from None
+
+
 def _parent_path(path: Path, ref: str, pos: Pos) -> Path:
     """A shipped game's name, or a path relative to the extending file's folder: never absolute, never outside it."""
     games = shipped_games()
@@ -345,10 +392,21 @@ def _parent_path(path: Path, ref: str, pos: Pos) -> Path:
         return games[ref]
     if Path(ref).is_absolute() or ref.startswith("~"):
         raise KallistiError(Finding("extends-path", f"`extends: {ref}` is an absolute path; name a shipped game or a path relative to this file", pos))
-    folder = path.resolve().parent
-    target = (folder / ref).resolve()
+    try:
+        folder = path.resolve().parent
+        target = (folder / ref).resolve()
+    except (OSError, RuntimeError, ValueError) as exc:  # RuntimeError: a loop of symbolic links (before Python 3.13)
+        raise KallistiError(Finding("unknown-game", f"`extends: {ref}` names no file that can be reached: "
+                                    f"{_filesystem_reason(exc)}", pos)) from None
     if folder not in target.parents:
         raise KallistiError(Finding("extends-path", f"`extends: {ref}` leaves this file's folder", pos))
+    try:
+        os.stat(target)  # a loop met only here on Python 3.13, whose resolve() no longer raises for one
+    except FileNotFoundError:
+        pass  # named below, with the closest game's name
+    except (OSError, ValueError) as exc:
+        raise KallistiError(Finding("unknown-game", f"`extends: {ref}` names no file that can be reached: "
+                                    f"{_filesystem_reason(exc)}", pos)) from None
     if not names_a(target):
         raise KallistiError(Finding("unknown-game", f"`extends: {ref}` names no shipped game and no file", pos,
                                     suggestion=did_you_mean(ref, games)))

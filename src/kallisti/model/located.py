@@ -17,6 +17,15 @@ MAX_DEPTH = 40
 # Digits a number of a ruleset file may be written with: far beyond any count the schema allows, and far below
 # the 4,300 digits past which Python refuses to read a number (a ValueError, not a finding).
 MAX_NUMBER_DIGITS = 100
+# Counts checked while a file is read, before any node is built: above every count the schema allows anywhere
+# (tests/hostile/test_security_bounds.py checks it), so they refuse only a file the schema would refuse, but they
+# stop reading it at the first item too many, where the schema would be told of it only once all were built.
+MAX_LIST_ITEMS = 1_000  # items of one list (and words or items of one .rules line)
+MAX_MAP_KEYS = 1_000  # keys of one map
+MAX_NODES = 20_000  # values of one file in all: the largest shipped ruleset has fewer than 600
+# Errors reported for one file: past them one `more-errors` finding says how many more there are (or where reading
+# stopped), so a file of a hundred thousand faults is not a hundred thousand lines of output.
+MAX_FINDINGS = 20
 
 
 class LDict(dict):
@@ -302,22 +311,57 @@ def _value_pos(node: yaml.Node, source: str) -> Pos:
     return pos
 
 
-def _refuse_aliases_and_depth(text: str, source: str) -> None:
-    """Read the text's events once, before any node is built, refusing an anchor or alias and nesting deeper than
-    MAX_DEPTH. The depth is checked here, on the event stream, because PyYAML composes nodes recursively (`[[[…`
-    five hundred deep is a RecursionError) and its scanner slows down with every open bracket: stopping at the
-    first event too deep bounds both."""
-    depth = -1  # the root collection is level 0, as `_build` counts
+def _refuse_before_building(text: str, source: str) -> None:
+    """Read the text's events once, before any node is built, refusing an anchor or alias, an explicit tag, nesting
+    deeper than MAX_DEPTH, a list of more than MAX_LIST_ITEMS items, a map of more than MAX_MAP_KEYS keys and more than
+    MAX_NODES values in all, each at the first event too many. The depth is checked here, on the event stream, because
+    PyYAML composes nodes recursively (`[[[…` five hundred deep is a RecursionError) and its scanner slows down with
+    every open bracket; the counts, because composing and building a node costs far more than reading its event:
+    stopping at the first event too many bounds all of it."""
+    open_: list[list] = []  # per open collection: [is a map, items or keys so far, a map's next event is a key]
+    nodes = 0
     for event in yaml.parse(text, Loader=_Loader):
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             raise KallistiError(Finding("yaml-alias", "YAML anchors and aliases are not allowed in rulesets (use `extends` "
                                         "to share rules)", _mark(event.start_mark, source)))
+        if isinstance(event, yaml.CollectionEndEvent):
+            open_.pop()
+            continue
+        if not isinstance(event, yaml.NodeEvent):
+            continue
+        if event.tag is not None:
+            # SafeLoader builds nothing from `!!python/object/apply:…`, but a tag is never needed in a ruleset: the
+            # text says what it means without one, and a tag only makes the schema refuse the value later, elsewhere.
+            raise KallistiError(Finding("yaml-tag", f"YAML tags ({_tag_name(event.tag)}) are not allowed in rulesets",
+                                        _mark(event.start_mark, source), suggestion="write the value without the tag"))
+        nodes += 1
+        if nodes > MAX_NODES:
+            raise KallistiError(Finding("too-many-items", f"the file holds more than {MAX_NODES:,} values",
+                                        _mark(event.start_mark, source)))
+        if open_:
+            parent = open_[-1]
+            if not parent[0]:
+                parent[1] += 1
+                if parent[1] > MAX_LIST_ITEMS:
+                    raise KallistiError(Finding("too-many-items", f"a list of more than {MAX_LIST_ITEMS:,} items",
+                                                _mark(event.start_mark, source)))
+            elif parent[2]:
+                parent[1] += 1
+                if parent[1] > MAX_MAP_KEYS:
+                    raise KallistiError(Finding("too-many-keys", f"a map of more than {MAX_MAP_KEYS:,} keys",
+                                                _mark(event.start_mark, source)))
+            if parent[0]:
+                parent[2] = not parent[2]
         if isinstance(event, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
+            if len(open_) > MAX_DEPTH:  # the root collection is level 0, as `_build` counts
                 raise KallistiError(Finding("yaml-depth", f"nesting deeper than {MAX_DEPTH} levels", _mark(event.start_mark, source)))
-        elif isinstance(event, yaml.CollectionEndEvent):
-            depth -= 1
+            open_.append([isinstance(event, yaml.MappingStartEvent), 0, True])
+
+
+def _tag_name(tag: str) -> str:
+    """A tag as it is written: `!!str` for YAML's own, the text for another (shortened)."""
+    short = "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+    return f"`{short}`" if len(short) <= 40 else f"`{short[:39]}…`"
 
 
 def load_yaml(text: str, source: str, warnings: list | None = None) -> Any:
@@ -328,7 +372,7 @@ def load_yaml(text: str, source: str, warnings: list | None = None) -> Any:
         raise KallistiError(Finding("file-too-large", f"file is larger than {MAX_FILE_BYTES} bytes", Pos(source)))
     loader = _Loader(text)
     try:
-        _refuse_aliases_and_depth(text, source)
+        _refuse_before_building(text, source)
         node = loader.get_single_node()
         notes = _Notes(text, source) if "#" in text else None
         data = LDict(pos=Pos(source, 1, 1)) if node is None else _build(node, loader, source, 0, notes)

@@ -12,7 +12,7 @@ from kallisti.model.hands import compile_hands
 from kallisti.model.modifiers import compile_modifiers, overlay_findings
 from kallisti.model.table import compile_table
 from kallisti.model.located import LDict, plain, position_at
-from kallisti.model.loader import Source, resolve
+from kallisti.model.loader import Source, cap_findings, resolve
 from kallisti.model.says import SaysSeen, booleans_as_words, render_says, says_findings
 
 RULE_SCOPES = {"build": C.BUILD_SCOPE, "empty": C.EMPTY_SCOPE, "take": C.TAKE_SCOPE, "sequence": C.SEQUENCE_SCOPE,
@@ -20,7 +20,27 @@ RULE_SCOPES = {"build": C.BUILD_SCOPE, "empty": C.EMPTY_SCOPE, "take": C.TAKE_SC
 MAX_PILES = 400
 MAX_CLAUSES = 500
 MAX_TABLES = 2048
-_tables: dict[tuple, bytes] = {}  # rule tables by (deck, kind of table, clauses)
+# A table of a pair rule has (cards + 1)² bytes: 11 KB for two packs, 8.3 MB for the largest deck the schema allows
+# (2,880 cards). Counting tables alone let the cache grow to gigabytes with a large deck, so it is bounded in bytes
+# too: this holds thousands of tables of ordinary decks, or seven of the largest.
+MAX_TABLE_BYTES = 64_000_000
+_tables: dict[tuple, bytes] = {}  # rule tables by (deck, kind of table, clauses), the least recently used first
+
+
+def _keep_table(key: tuple, table: bytes) -> None:
+    """Keep a table for the rulesets that share its clauses, forgetting the least recently used ones to stay within
+    MAX_TABLES tables and MAX_TABLE_BYTES bytes; a table larger than MAX_TABLE_BYTES alone is not kept."""
+    if len(table) > MAX_TABLE_BYTES:
+        return
+    kept = table_cache_bytes()
+    while _tables and (len(_tables) >= MAX_TABLES or kept + len(table) > MAX_TABLE_BYTES):
+        kept -= len(_tables.pop(next(iter(_tables))))
+    _tables[key] = table
+
+
+def table_cache_bytes() -> int:
+    """The bytes of the rule tables kept for sharing (at most MAX_TABLE_BYTES)."""
+    return sum(map(len, _tables.values()))
 
 
 @dataclass(frozen=True)
@@ -78,8 +98,9 @@ class Rule:
         table = _tables.get(key)
         if table is None:
             table = self._tabulate_pairs(deck, tabled) if pairs else self._tabulate_cards(deck, tabled)
-            if len(_tables) < MAX_TABLES:
-                _tables[key] = table
+            _keep_table(key, table)
+        else:
+            _tables[key] = _tables.pop(key)  # now the most recently used
         if pairs:
             self.pair_table = table
         else:
@@ -93,21 +114,21 @@ class Rule:
         return True
 
     def _tabulate_pairs(self, deck: Deck, clauses) -> bytes:
+        """The table of every (card, top) pair: the clauses are judged once per pair of kinds (twin cards of a
+        multi-pack deck behave alike), in the order of the cards, and each card's row is its kind's row."""
         ctx = C.Ctx()
-        by_kind: dict[tuple[int, int], int] = {}
-        table = bytearray(self.stride * self.stride)
-        reps = {}
+        kind = deck.kind
+        reps: dict[int, int] = {}
         for c in range(deck.size + 1):
-            reps.setdefault(deck.kind[c], c)
-        for c in range(deck.size + 1):
-            for t in range(deck.size + 1):
-                key = (deck.kind[c], deck.kind[t])
-                v = by_kind.get(key)
-                if v is None:
-                    ctx.card, ctx.top = reps[key[0]], reps[key[1]]
-                    v = by_kind[key] = int(self._passes(clauses, ctx))
-                table[c * self.stride + t] = v
-        return bytes(table)
+            reps.setdefault(kind[c], c)
+        rows: dict[int, bytes] = {}
+        for card_kind, c in reps.items():
+            verdicts = {}
+            for top_kind, t in reps.items():
+                ctx.card, ctx.top = c, t
+                verdicts[top_kind] = int(self._passes(clauses, ctx))
+            rows[card_kind] = bytes(verdicts[kind[t]] for t in range(self.stride))
+        return b"".join(rows[kind[c]] for c in range(self.stride))
 
     def _tabulate_cards(self, deck: Deck, clauses) -> bytes:
         ctx = C.Ctx()
@@ -432,6 +453,16 @@ class Ruleset:
             self._move_tables = _move_tables(self)
         return self._move_tables
 
+    def table_bytes(self) -> int:
+        """The bytes of its rules' tables (each once; a table it shares with other rulesets is counted in each)."""
+        tables = {}
+        for g in self.groups.values():
+            for rule in (g.build, g.empty, g.take, g.sequence, g.dealing, g.discard):
+                for table in (getattr(rule, "pair_table", None), getattr(rule, "card_table", None)):
+                    if table is not None:
+                        tables[id(table)] = len(table)
+        return sum(tables.values())
+
     def _check_group_name(self, data, name, path, findings, at) -> None:
         if name not in self.pile_data:
             where = ".".join(str(p) for p in path)
@@ -486,7 +517,10 @@ def load_ruleset(ref: str | Path, text: str | None = None, despite: frozenset = 
     """Load, resolve, check and compile a ruleset given by a shipped game's name or a file path (errors with the
     codes `despite` do not stop it)."""
     data, sources = resolve(ref, text)
-    return Ruleset(data, sources, despite=despite)
+    try:
+        return Ruleset(data, sources, despite=despite)
+    except KallistiError as exc:
+        raise KallistiError(cap_findings(exc.findings)) from None
 
 
 def _move_tables(rules: Ruleset):

@@ -21,6 +21,12 @@ MAX_FILE_CHANGES = 200  # patches under a file's `changes:` (each is applied to 
 MAX_CARD_VALUE = 1000  # largest value, positive or negative, a rank may count in `deck.values`
 MAX_VALUE_CHOICES = 8  # alternatives one rank may count (`A: [1, 11]` is two); `totals()` tries every mix of them
 MAX_DEAL_ROWS = 60  # rows of a group's `deal`; the .rules reader refuses `deal N face up` past it before making N rows
+# Every list of a ruleset has a most items and every map with keys of the author's choosing a most keys (tests/hostile/
+# test_security_bounds.py walks the schema to make sure, and docs/security.md lists them all, from `count_limits`):
+GROUPS = 40  # pile groups, so also the groups a list may name (`from`, `to`, `gather`)
+CARDS = 360  # the distinct cards of the largest deck (30 ranks of 12 suits): the cards a list may name
+RULE_ITEMS = 100  # clauses (or phrases) of one rule
+MOVE_PATTERNS = 100  # automatic moves, compulsory moves, loss conditions: each list
 
 
 def _expr(what: str = "an expression of the rule language") -> dict:
@@ -57,14 +63,14 @@ def _clause() -> dict:
 def _rule(resolved: bool, what: str) -> dict:
     """A rule: a macro phrase, an expression or a clause, or a list of them (`what`: what it decides)."""
     if resolved:
-        return {"type": "array", "items": {"$ref": "#/$defs/clause"}, "description": what}
+        return {"type": "array", "items": {"$ref": "#/$defs/clause"}, "maxItems": RULE_ITEMS, "description": what}
     item = {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/clause"}]}
-    return {"oneOf": [{"type": "string"}, {"type": "boolean"}, {"$ref": "#/$defs/clause"}, {"type": "array", "items": item}],
+    return {"oneOf": [{"type": "string"}, {"type": "boolean"}, {"$ref": "#/$defs/clause"}, {"type": "array", "items": item, "maxItems": RULE_ITEMS}],
             "description": what + " (a macro phrase such as `down in suit`, an expression, or a list of clauses)"}
 
 
 def _pattern() -> dict:
-    groups = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+    groups = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "maxItems": GROUPS}]}
     return {
         "type": "object",
         "properties": {
@@ -118,7 +124,7 @@ def _layout() -> dict:
         "minProperties": 1,
         "additionalProperties": False,
     }
-    return {"type": "object", "propertyNames": {"pattern": NAME_PATTERN}, "maxProperties": 40, "additionalProperties": hint,
+    return {"type": "object", "propertyNames": {"pattern": NAME_PATTERN}, "maxProperties": GROUPS, "additionalProperties": hint,
             "description": "layout hints for playing on a screen, by pile group: each places a group (row, column) and says "
                            "how its cards fan; groups without a hint keep the automatic layout (by their roles). Hints "
                            "change nothing of the game"}
@@ -199,7 +205,7 @@ def _hands(resolved: bool) -> dict:
         "description": "a cripple, by its id: a grouping that beats certain others at the showdown",
         "properties": {
             "by": {"type": "string", "description": "the grouping a hand must hold to cripple"},
-            "beats": {"type": "array", "items": {"type": "string"}, "minItems": 1,
+            "beats": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 100,
                       "description": "groupings it cripples: a hand whose best grouping is one of these loses to the crippler"},
             "rank": {"type": "integer", "minimum": 0, "maximum": 100000,
                      "description": "between two cripplers, the higher rank outcripples the lower"},
@@ -449,10 +455,11 @@ def _group(resolved: bool) -> dict:
         "redeal": {
             "type": "object",
             "properties": {
-                "gather": {"type": "array", "items": {"type": "string"},
+                "gather": {"type": "array", "items": {"type": "string"}, "maxItems": GROUPS,
                            "description": "groups whose cards come back, pile by pile, first pile first, turned over onto this pile"},
                 "shuffle": {"type": "boolean", "description": "shuffle the gathered cards (from the deal's own random stream)"},
-                "deal": {"type": "array", "items": {"type": "string"}, "description": "groups dealt again as at the start"},
+                "deal": {"type": "array", "items": {"type": "string"}, "maxItems": GROUPS,
+                         "description": "groups dealt again as at the start"},
                 "when": _expr("an expression (`pile`: this pile): a redeal is allowed when it holds (default: "
                               "`pile.empty`)"),
             },
@@ -499,7 +506,7 @@ def _ruleset(resolved: bool) -> dict:
                       "description": "the rank names, lowest first (default A 2 … 10 J Q K)"},
             "suits": {"type": "array", "items": suit, "minItems": 1, "maxItems": 12,
                       "description": "the suits (default clubs, diamonds, hearts, spades)"},
-            "values": {"type": "object",
+            "values": {"type": "object", "maxProperties": 30,
                        "additionalProperties": {
                            "oneOf": [{"type": "integer", "minimum": -MAX_CARD_VALUE, "maximum": MAX_CARD_VALUE},
                                      {"type": "array", "minItems": 1, "maxItems": MAX_VALUE_CHOICES,
@@ -507,10 +514,11 @@ def _ruleset(resolved: bool) -> dict:
                            "description": "the rank's value, or a list of the values it may count"},
                        "description": "the value of each rank, by rank name; a list gives alternatives (`A: [1, 11]`); "
                                       "default: the rank's position (A=1 … K=13)"},
-            "marks": {"type": "object", "additionalProperties": {"type": "array", "items": card,
+            "marks": {"type": "object", "maxProperties": 20, "additionalProperties": {"type": "array", "items": card, "maxItems": CARDS,
                                                                  "description": "the cards that bear this mark"},
                       "description": "named special cards, by mark name: `lady: [{rank: Q, suit: spades}]`"},
-            "wild": {"type": "array", "items": card, "description": "cards that stand for others (reserved for later rulesets)"},
+            "wild": {"type": "array", "items": card, "maxItems": CARDS,
+                     "description": "cards that stand for others (reserved for later rulesets)"},
             "shuffle": {"enum": SHUFFLES,
                         "description": "before each deal of a match: always shuffle, let the player choose, or never (deal the "
                                        "pack as it was gathered)"},
@@ -531,13 +539,13 @@ def _ruleset(resolved: bool) -> dict:
             "description": {"type": "string", "description": "the rules in summary, and where the rule text was resolved"},
             "deck": deck,
             "piles": {"type": "object", "propertyNames": {"pattern": NAME_PATTERN}, "minProperties": 1,
-                      "maxProperties": 40, "additionalProperties": _group(resolved),
+                      "maxProperties": GROUPS, "additionalProperties": _group(resolved),
                       "description": "pile groups by name, in dealing and display order"},
-            "auto": {"type": "array", "items": _pattern(),
+            "auto": {"type": "array", "items": _pattern(), "maxItems": MOVE_PATTERNS,
                      "description": "automatic moves: patterns played after each move or on the `a` command"},
-            "compulsory": {"type": "array", "items": _pattern(),
+            "compulsory": {"type": "array", "items": _pattern(), "maxItems": MOVE_PATTERNS,
                            "description": "compulsory moves: when one matches, only matching moves are legal"},
-            "lose": {"type": "array", "items": lose,
+            "lose": {"type": "array", "items": lose, "maxItems": MOVE_PATTERNS,
                      "description": "loss conditions beyond \"no legal move is left\""},
             "win": _expr("an expression: the game is won when it holds"),
             "score": _expr("an expression: the score shown and reported (default 0)"),
@@ -560,7 +568,8 @@ def _ruleset(resolved: bool) -> dict:
         deck["required"] = ["packs", "ranks", "suits", "values", "marks", "wild", "shuffle"]
     else:
         schema["properties"]["extends"] = {"type": "string", "description": "a shipped game's name, or a path relative to this file"}
-        schema["properties"]["add"] = {"type": "object", "description": "keys the parent does not have, added explicitly"}
+        schema["properties"]["add"] = {"type": "object", "maxProperties": 40,
+                                       "description": "keys the parent does not have, added explicitly"}
         schema["properties"]["changes"] = {"type": "array", "items": {"$ref": "#/$defs/patch"}, "maxItems": MAX_FILE_CHANGES,
                                            "description": "explicit patches, applied in order after the overrides"}
         schema["$defs"]["patch"] = PATCH_SCHEMA
@@ -586,6 +595,7 @@ def _patch_says() -> dict:
 
 PATCH_SCHEMA = {
     "type": "object",
+    "maxProperties": 5,  # the most keys of any verb's form (`replace`, `id`, `require`, `forbid`, `says`)
     "description": "one edit of a ruleset: exactly one verb key",
     "oneOf": [
         {"required": ["set", "value"], "properties": {"set": _key("the key to set"), "value": _value("its new value")},
@@ -630,3 +640,39 @@ def export() -> dict[str, str]:
         "patch.schema.json": json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema", **copy.deepcopy(PATCH_SCHEMA),
                                          "$defs": {}}, indent=2, ensure_ascii=False) + "\n",
     }
+
+
+def count_limits(kind: str) -> list[tuple[str, str, int | None]]:
+    """Every list and every map with keys of the author's choosing in the schema `kind`, as (path, "items" or "keys",
+    its maximum, or None when it has none): `piles.*.deal` is the `deal` of any pile group, `auto[].from` the `from`
+    of any automatic move. A map whose keys are all named by the schema (`additionalProperties: false`) is bounded by
+    them and is not listed."""
+    root = schema(kind)
+    rows: dict[tuple[str, str], int | None] = {}
+
+    def walk(node, path: str, seen: tuple) -> None:
+        if not isinstance(node, dict):
+            return
+        ref = node.get("$ref")
+        if ref is not None:
+            name = ref.rsplit("/", 1)[-1]
+            if name not in seen:
+                walk(root["$defs"][name], path, seen + (name,))
+            return
+        types = node.get("type", [])
+        types = [types] if isinstance(types, str) else types
+        if "array" in types:
+            rows.setdefault((path, "items"), node.get("maxItems"))
+        if "object" in types and node.get("additionalProperties", True) is not False:
+            rows.setdefault((path or "the ruleset", "keys"), node.get("maxProperties"))
+        for key, sub in node.get("properties", {}).items():
+            walk(sub, f"{path}.{key}" if path else key, seen)
+        if isinstance(node.get("additionalProperties"), dict):
+            walk(node["additionalProperties"], f"{path}.*" if path else "*", seen)
+        walk(node.get("items"), f"{path}[]", seen)
+        for combinator in ("oneOf", "anyOf", "allOf"):
+            for alternative in node.get(combinator, []):
+                walk(alternative, path, seen)
+
+    walk(root, "", ())
+    return [(path, what, most) for (path, what), most in rows.items()]

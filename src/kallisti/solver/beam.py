@@ -23,6 +23,7 @@ BURIED_WEIGHT = 3  # per card lying on or above a card out of sequence with the 
 ROOTED_WEIGHT = 2  # per card in sequence up from a pile's bottom card that the build rule lets on no card: settled
 SPACE_WEIGHT = 12  # per empty pile a card may leave and come back to: room to take runs apart
 STOCK_WEIGHT = 0  # per card still in a stock
+NEXT_WEIGHT = 0  # per card lying above the nearest card of a kind some home pile takes next (the beam leaves it out)
 SPARE = 10  # dropped positions kept per place in the beam, for a beam that runs into positions seen before
 MAX_PILE_CACHE = 200_000  # pile values remembered; beyond it the cache starts afresh (values never depend on it)
 
@@ -40,6 +41,7 @@ class Weights:
     space: int = SPACE_WEIGHT
     build: int = BUILD_WEIGHT
     stock: int = STOCK_WEIGHT
+    next: int = NEXT_WEIGHT
 
 
 def beam_solve(rules, seed: int | None = None, width: int = DEFAULT_WIDTH, options: SearchOptions | None = None,
@@ -281,6 +283,9 @@ class _Estimate:
                 self.piles.append((p, seq, build, g.sequence.stride, seq is not None and not g.empty.never))
         self.roots = _roots(rules, shape.home_groups | set(rules.stock_groups))
         self.cache: dict = {}
+        self.home = sorted(shape.home)
+        self.outside = [p for p in range(game.P) if p not in stocks and p not in shape.home]
+        self.every_kind = tuple(range(max(game.kind[: rules.deck.size], default=-1) + 1))
 
     def __call__(self) -> int:
         game, w = self.game, self.weights
@@ -299,7 +304,34 @@ class _Estimate:
             value += part
         if w.stock:
             value -= w.stock * sum(len(piles[s]) for s in self.stocks)
+        if w.next:
+            value -= w.next * self._above_next()
         return value
+
+    def _above_next(self) -> int:
+        """The cards lying above the cards home could take next: per kind some home pile's build (or `empty`) table
+        lets on it now, the fewest cards above one card of that kind, in the piles outside home and the stocks."""
+        game = self.game
+        piles, kind = game.state.piles, game.kind
+        need: set = set()
+        for h in self.home:
+            pile = piles[h]
+            if pile:
+                need.update(game.accepts_by_kind[h][kind[pile[-1]]])
+            else:
+                need.update(game.space_kinds_of[h] or self.every_kind)
+        if not need:
+            return 0
+        fewest: dict = {}
+        for p in self.outside:
+            pile = piles[p]
+            above = len(pile)
+            for c in pile:
+                above -= 1
+                k = kind[c]
+                if k in need and above < fewest.get(k, above + 1):
+                    fewest[k] = above
+        return sum(fewest.values())
 
     def _pile(self, pile: list[int], down: int, seq, build, stride: int, space: bool) -> int:
         w = self.weights

@@ -28,6 +28,8 @@ from kallisti.model.reach import one_card_at_a_time, win_shape
 EMPTY = -1  # the "top kind" of an empty pile
 CARD_ATTRIBUTES = frozenset({"rank", "suit", "family", "color", "colour", "value", "values", "marks", "pack"})
 RULE_KEYS = ("build", "empty", "take", "sequence", "dealing")
+VERDICTS = 1 << 16  # verdicts of P1-P3 kept before they are forgotten and worked out again
+_BYTE = [bytes((i,)) for i in range(256)]
 
 
 class SafeMoves:
@@ -46,6 +48,15 @@ class SafeMoves:
         self.home_index = frozenset(names.index(g) for g in home)
         self.home_piles = frozenset(p for g in home for p in rules.groups[g].piles)
         self.home_order = sorted(self.home_piles)
+        # The moves `pick` looks at, each with its source: one card from a pile outside home to a home pile.
+        P = rules.pile_count
+        self.home_moves = {(P + src) * P + dst: src for src in range(P) if src not in self.home_piles
+                           for dst in self.home_order}
+        # Verdicts of P1-P3, which read only the cards home and the kind of the card: kept by those, as bytes (the
+        # cards home, card ids pile by pile or the solver's key of the home piles, then the kind), when card ids
+        # and kinds fit a byte. Bytes and booleans, which the garbage collector need not follow.
+        self.small = deck.size < 255 and max(deck.kind[:deck.size], default=0) < 255
+        self.verdicts: dict[bytes, bool] = {}
         self.take_max = dict(zip(names, rules.move_tables()[2]))
         # Per home group (by index) and top kind (EMPTY for an empty pile): the kinds its tables let on.
         self.admits: dict[tuple[int, int], frozenset] = {}
@@ -156,30 +167,35 @@ class SafeMoves:
         return tuple(must_fill)
 
     # -- the position -------------------------------------------------------------------------------
-    def pick(self, game, moves: list[int]) -> int | None:
-        """The first move of `moves` that is safe in the game's position, or None."""
-        P = game.P
-        P2 = P * P
-        top = game.discard_base
+    def pick(self, game, moves: list[int], home: bytes | None = None) -> int | None:
+        """The first move of `moves` that is safe in the game's position, or None.
+
+        `home`, when given, is the solver's key of the home groups' piles in this position (their cards as kinds,
+        pile by pile; `PositionKeys.home_part`): P1-P3 read only the cards home by kind and each home pile's group
+        and top kind, which it determines, so the answers are kept by it."""
+        home_moves = self.home_moves
         piles, kind_of, gindex = game.state.piles, game.kind, self.group_index
-        home = self.home_piles
-        looked = None
+        at = None  # the cards home, as the verdicts are kept by them
         for m in moves:
-            if m < P2 or m >= top:
-                continue  # a deal, a redeal or a discard
-            n, rest = divmod(m, P2)
-            if n != 1:
-                continue
-            src, dst = divmod(rest, P)
-            if dst not in home or src in home:
-                continue
+            src = home_moves.get(m)
+            if src is None:
+                continue  # a deal, a redeal, a discard, a run, or a move that does not go home from outside
             kind = kind_of[piles[src][-1]]
             must_fill = self.static(gindex[src], kind)
-            if must_fill is None or any(not piles[p] for p in must_fill):
+            if must_fill is None or must_fill and any(not piles[p] for p in must_fill):
                 continue
-            if looked is None:
-                looked = self._home_now(game)
-            if self.safe(kind, *looked):
+            if self.small:
+                if at is None:
+                    at = home if home is not None else b"\xff".join([bytes(piles[p]) for p in self.home_order])
+                    at = (b"k" if home is not None else b"c") + at  # the two ways to write the cards home apart
+                verdict = self.verdicts.get(at + _BYTE[kind])
+                if verdict is None:
+                    if len(self.verdicts) >= VERDICTS:
+                        self.verdicts.clear()
+                    verdict = self.verdicts[at + _BYTE[kind]] = self.safe(kind, *self._home_now(game))
+            else:
+                verdict = self.safe(kind, *self._home_now(game))
+            if verdict:
                 return m
         return None
 

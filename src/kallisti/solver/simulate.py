@@ -3,7 +3,9 @@
 Deal `i` of a run uses the seed `seed + i` both for the shuffle and for the strategy's own random
 stream (the solver has none), so a run is fully determined by (ruleset, deals, seed, strategy and
 its budget: the move cap, or the solver's positions), and any single deal of it can be replayed on
-its own. Deals may be played in other processes or on a Ray cluster (`kallisti.solver.parallel`) and
+its own. With a `numbering` (`ms`, `pysol`: kallisti.interpreter.world_deals), deal `i` is instead the world's deal
+number `seed + i`, laid out as `--deal ms:N` or `--deal pysol:N` lays it out, the strategy's stream still seeded by
+that number. Deals may be played in other processes or on a Ray cluster (`kallisti.solver.parallel`) and
 recorded in a journal that an interrupted run resumes from (`kallisti.solver.journal`); the outcomes
 are merged in seed order, so the totals are the same however the deals were played.
 """
@@ -20,15 +22,17 @@ from typing import Callable
 
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.save import ruleset_hash
+from kallisti.interpreter.world_deals import world_deal_order
 from kallisti.solver.journal import Journal, JournalError
 from kallisti.solver.parallel import outcomes as played_outcomes
-from kallisti.solver.solve import DEFAULT_STATES, NO_WIN, WON as SOLVED, SearchOptions, solve
+from kallisti.solver.solve import DEFAULT_STATES, NO_WIN, PORTFOLIO, WON as SOLVED, SearchOptions, solve
 from kallisti.solver.strategies import STRATEGIES, make_strategy
 
 DEFAULT_CAP = 2000
 SOLVER = "solver"
 
 WON, LOST, CAPPED, UNKNOWN = "won", "lost", "capped", "unknown"
+NUMBERINGS = {"ms": "Microsoft deals", "pysol": "PySolFC games"}  # world numberings a run may play, and what it says
 
 
 @dataclass(frozen=True)
@@ -62,17 +66,22 @@ class WinRate:
 
 @dataclass(frozen=True)
 class Plan:
-    """How every deal of a run is played: the strategy, its move cap, and the solver's budget."""
+    """How every deal of a run is played: the strategy, its move cap, the solver's budget, and the numbering the deal
+    numbers are in (None: kallisti's own seeds)."""
 
     strategy: str
     cap: int = DEFAULT_CAP
     states: int = DEFAULT_STATES  # the solver's most positions a deal
     seconds: float | None = None  # the solver's most seconds a deal (then `unknown` depends on the machine)
     safe_moves: bool = True  # whether the solver plays its safe moves without trying the others
+    numbering: str | None = None  # a world numbering (NUMBERINGS) the deal numbers are in
+    search: str = PORTFOLIO  # how the solver searches (solve.SEARCHES)
 
     def __post_init__(self):
         if self.strategy not in (*STRATEGIES, SOLVER):
             raise ValueError(f"unknown strategy {self.strategy!r}; choose from {', '.join((*STRATEGIES, SOLVER))}")
+        if self.numbering is not None and self.numbering not in NUMBERINGS:
+            raise ValueError(f"unknown numbering {self.numbering!r}; choose from {', '.join(NUMBERINGS)}")
         if self.cap < 0:
             raise ValueError("cap must not be negative")
         if self.states < 1:
@@ -84,20 +93,28 @@ class Plan:
         strategy's moves. A journal's header holds it, so a journal of a run searched otherwise is refused."""
         if self.strategy != SOLVER:
             return {"cap": self.cap}
-        return {"states": self.states, "seconds": self.seconds, **({} if self.safe_moves else {"safe_moves": False})}
+        return {"states": self.states, "seconds": self.seconds, "search": self.search,
+                **({} if self.safe_moves else {"safe_moves": False})}
 
     @property
     def per_task(self) -> int:
         """The most deals a worker plays in one task: one for the solver (a deal may take minutes), else 16."""
         return 1 if self.strategy == SOLVER else 16
 
+    def deal(self, rules, seed: int) -> Game:
+        """The deal `seed` as it begins: kallisti's deal `seed`, or the world's deal number `seed` in the numbering."""
+        if self.numbering is None:
+            return Game(rules, seed=seed)
+        return Game(rules, seed=None, order=world_deal_order(rules, f"{self.numbering}:{seed}"))
+
     def play(self, rules, seed: int) -> DealOutcome:
         """Play the deal `seed` to its end."""
         if self.strategy != SOLVER:
             start = time.perf_counter()
-            o = play_deal(rules, seed, self.strategy, self.cap)
+            o = play_deal(rules, seed, self.strategy, self.cap, game=self.deal(rules, seed))
             return DealOutcome(seed, o.outcome, o.moves, seconds=time.perf_counter() - start)
-        s = solve(rules, seed, SearchOptions(states=self.states, seconds=self.seconds, safe_moves=self.safe_moves))
+        options = SearchOptions(states=self.states, seconds=self.seconds, safe_moves=self.safe_moves, search=self.search)
+        s = solve(rules, seed, options, game=self.deal(rules, seed))
         outcome = WON if s.verdict == SOLVED else LOST if s.verdict == NO_WIN else UNKNOWN
         return DealOutcome(seed, outcome, len(s.line), s.states, s.seconds)
 
@@ -118,6 +135,7 @@ class SimulationResult(WinRate):
     unknown: int = 0
     budget: dict = field(default_factory=dict)
     resumed: int = 0  # deals taken from a journal rather than played by this run
+    numbering: str | None = None  # the world numbering the seeds are deal numbers in (None: kallisti's seeds)
 
     @classmethod
     def of(cls, game: str, plan: Plan, outcomes: list[DealOutcome], seconds: float, resumed: int = 0):
@@ -127,7 +145,7 @@ class SimulationResult(WinRate):
             count[o.outcome] += 1
         return cls(game=game, strategy=plan.strategy, deals=len(outcomes), won=count[WON], lost=count[LOST],
                    capped=count[CAPPED], moves=sum(o.moves for o in outcomes), seconds=seconds, outcomes=tuple(outcomes),
-                   unknown=count[UNKNOWN], budget=plan.budget, resumed=resumed)
+                   unknown=count[UNKNOWN], budget=plan.budget, resumed=resumed, numbering=plan.numbering)
 
     @property
     def solver(self) -> bool:
@@ -156,6 +174,8 @@ class SimulationResult(WinRate):
             "ci95": [low, high],
             "unknown": self.unknown,
         }
+        if self.numbering is not None:
+            record["numbering"] = self.numbering
         if self.solver:
             record.update(states=sum(o.states for o in self.outcomes), mean_states=round(self.mean_states, 1),
                           mean_seconds=round(self.mean_seconds, 4), budget=self.budget)
@@ -183,17 +203,22 @@ class DealPlay:
     """One deal being played by a strategy, a player move at a time (`play_deal` plays it through; a check may look
     at the game between moves)."""
 
-    def __init__(self, rules, seed: int, strategy: str, cap: int = DEFAULT_CAP):
+    def __init__(self, rules, seed: int, strategy: str, cap: int = DEFAULT_CAP, game: Game | None = None):
         self.seed, self.cap = seed, cap
-        self.game = Game(rules, seed=seed)
+        self.game = game if game is not None else Game(rules, seed=seed)  # `game`: the deal as it begins, if not `seed`
         self.chooser = make_strategy(strategy, seed)
         # Automatic moves that follow every move need a full player step; otherwise a raw move is enough.
         self.full_steps = any(p.trigger == "each-move" for p in rules.auto)
         self.made = 0  # player moves made
         self.moves: list | None = None  # the legal moves, once `outcome()` has found them
+        self.conceded = False  # the strategy found no move worth making (greedy: every move goes back)
 
     def outcome(self) -> str | None:
-        """`won`, `lost` or `capped` when the game is over, else None (the legal moves are then in `moves`)."""
+        """`won`, `lost` or `capped` when the game is over, else None (the legal moves are then in `moves`). A deal
+        the strategy conceded is lost: like a pass through the stock that changed nothing, play has stopped getting
+        anywhere, which a cap (moves still worth making, the budget spent) does not say."""
+        if self.conceded:
+            return LOST
         self.moves = self.game.legal_moves()
         outcome = self.game.status(self.moves).outcome
         if outcome != "playing":
@@ -201,8 +226,12 @@ class DealPlay:
         return CAPPED if self.made >= self.cap else None
 
     def step(self) -> list[int]:
-        """The strategy makes its next move among `moves`; the moves made (the automatic moves it set off too)."""
+        """The strategy makes its next move among `moves`; the moves made (the automatic moves it set off too), none
+        when it concedes instead (then `outcome()` says lost)."""
         m = self.chooser.choose(self.game, self.moves)
+        if m is None:
+            self.conceded = True
+            return []
         if self.full_steps:
             made = self.game.play(m)
         else:
@@ -212,9 +241,9 @@ class DealPlay:
         return made
 
 
-def play_deal(rules, seed: int, strategy: str, cap: int = DEFAULT_CAP) -> DealOutcome:
-    """Play one deal to its end, or until `cap` player moves have been made."""
-    play = DealPlay(rules, seed, strategy, cap)
+def play_deal(rules, seed: int, strategy: str, cap: int = DEFAULT_CAP, game: Game | None = None) -> DealOutcome:
+    """Play one deal (`game` as it begins, else deal `seed`) to its end, or until `cap` player moves have been made."""
+    play = DealPlay(rules, seed, strategy, cap, game)
     while (outcome := play.outcome()) is None:
         play.step()
     return DealOutcome(seed, outcome, play.made)
@@ -223,20 +252,29 @@ def play_deal(rules, seed: int, strategy: str, cap: int = DEFAULT_CAP) -> DealOu
 def simulate(rules, deals: int, seed: int, strategy: str, cap: int = DEFAULT_CAP,
              progress: Callable[[DealOutcome], None] | None = None, *, states: int = DEFAULT_STATES,
              seconds: float | None = None, jobs: int | None = None, backend: str = "local", address: str | None = None,
-             journal: str | Path | None = None, safe_moves: bool = True) -> SimulationResult:
+             journal: str | Path | None = None, safe_moves: bool = True,
+             numbering: str | None = None) -> SimulationResult:
     """Play `deals` games with seeds `seed`, `seed + 1`, …; `progress` is told after each one (first of the deals a
     journal already holds, then of each deal played, as it finishes).
 
     `states` and `seconds` are the solver's budget a deal, and `safe_moves` whether it plays its safe moves; `jobs`,
     `backend` and `address` say where the deals are played (`kallisti.solver.parallel.outcomes`); with `journal`, a
     JSONL file, each finished deal is appended to it and the deals it already holds are not played again (a
-    JournalError if it records another run).
+    JournalError if it records another run). With `numbering` (`ms`, `pysol`), the seeds are the world's deal numbers
+    (a WorldDealError, before any work, if the first or the last is not one the ruleset can lay out).
     """
     if deals < 0:
         raise ValueError("deals must not be negative")
-    plan = Plan(strategy, cap, states, seconds, safe_moves)  # refuses an unknown strategy before any work
+    plan = Plan(strategy, cap, states, seconds, safe_moves, numbering)  # refuses an unknown strategy before any work
+    if numbering is not None and deals:
+        for number in {seed, seed + deals - 1}:
+            world_deal_order(rules, f"{numbering}:{number}")
     header = {"game": rules.name, "ruleset": fingerprint(rules), "strategy": strategy, "seed": seed, "deals": deals,
-              "budget": plan.budget}
+              "budget": plan.budget, **({} if numbering is None else {"numbering": numbering})}
+    recorded = None if numbering is not None or journal is None else _journal_numbering(Path(journal))
+    if recorded is not None:  # a Journal compares only the keys our header has, so a run on kallisti's seeds checks
+        raise JournalError(f"{journal} records another run (numbering {json.dumps(recorded)} there, kallisti's seeds "
+                           "here): resume with the same --numbering, or give a new file")
     start = time.perf_counter()
     with Journal(journal, header) as log:
         done = {}
@@ -253,6 +291,16 @@ def simulate(rules, deals: int, seed: int, strategy: str, cap: int = DEFAULT_CAP
                     progress(outcome)
     outcomes = [done[s] for s in range(seed, seed + deals)]
     return SimulationResult.of(rules.name, plan, outcomes, time.perf_counter() - start, deals - len(todo))
+
+
+def _journal_numbering(path: Path) -> str | None:
+    """The world numbering a journal's header records, if any (a missing or damaged journal: the Journal says so)."""
+    try:
+        with open(path, "rb") as f:
+            header = json.loads(f.readline())
+    except (OSError, ValueError):
+        return None
+    return header.get("numbering") if isinstance(header, dict) else None
 
 
 def _recorded(record: dict, journal) -> DealOutcome:

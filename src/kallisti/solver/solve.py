@@ -28,12 +28,12 @@ from dataclasses import dataclass, field
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.notation import describe
 from kallisti.model.reach import win_shape
+from kallisti.solver.keys import PositionKeys
 from kallisti.solver.safe import SafeMoves
 from kallisti.solver.strategies import move_score
 
 WON, NO_WIN, UNKNOWN = "won", "no win", "unknown"
 DEFAULT_STATES = 200_000
-_BYTE = [bytes((i,)) for i in range(256)]
 MAX_TABLE = 2_000_000  # positions the transposition table keeps; beyond it, the search stops as unknown
 _safe_rules: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # ruleset -> its SafeMoves, or None
 
@@ -70,6 +70,7 @@ class SearchOptions:
     symmetry: bool = True
     safe_moves: bool = True
     memory: int = MAX_TABLE
+    search: str = "portfolio"  # one of SEARCHES: how the positions are searched
 
 
 @dataclass
@@ -84,18 +85,33 @@ class _Shape:
     redeal_caps: list = field(default_factory=list)  # (group, the count of redeals beyond which it no longer matters)
 
 
+PORTFOLIO, DEPTH_FIRST, BEST_FIRST = "portfolio", "depth-first", "best-first"
+SEARCHES = (PORTFOLIO, DEPTH_FIRST, BEST_FIRST)
+
+
 def solve(rules, seed: int | None = None, options: SearchOptions | None = None, game: Game | None = None) -> Solution:
-    """Search the deal `seed` of `rules`, or the position of `game` (left as it was), for a win."""
+    """Search the deal `seed` of `rules`, or the position of `game` (left as it was), for a win: by default with
+    the portfolio of the depth-first and best-first searches (`kallisti.solver.portfolio`), or by one of them alone."""
+    options = options or SearchOptions()
     game = game or Game(rules, seed=seed)
-    return _Search(game, options or SearchOptions()).run()
+    if options.search == DEPTH_FIRST:
+        return _Search(game, options).run()
+    if options.search not in SEARCHES:
+        raise ValueError(f"unknown search {options.search!r}: one of {', '.join(SEARCHES)}")
+    # The portfolio runs this module's depth-first search beside the best-first one, so it is imported here.
+    from kallisti.solver.portfolio import portfolio_solve
+
+    return portfolio_solve(rules, options=options, game=game)
 
 
 class _Search:
     def __init__(self, game: Game, options: SearchOptions):
         self.game, self.options = game, options
         self.shape = _shape(game.rules, options)
+        self.keys = PositionKeys(game, self.shape.groups, self.shape.kind_table, self.shape.redeal_caps, self.shape.home)
         self.seen: set = set()
         self.states = 0
+        self.pause = float("inf")  # the count of positions at which `walk` yields to its caller
         self.deadline = None if options.seconds is None else time.monotonic() + options.seconds
 
     def run(self) -> Solution:
@@ -113,19 +129,27 @@ class _Search:
 
     def _written(self, line: list[int]) -> tuple[str, ...]:
         """The moves of the line as the player types them, each described in the position it is made in;
-        the game is left where the search found it."""
-        for _ in line:
-            self._undo()
+        the game is left where the search found it. The line is taken back from its end, each move described once
+        it is undone, in the position it was made in."""
         out = []
-        for m in line:
-            out.append(describe(self.game, m, exact=True))
-            self.game._step(m)
-        for _ in line:
+        for m in reversed(line):
             self._undo()
-        return tuple(out)
+            out.append(describe(self.game, m, exact=True))
+        return tuple(reversed(out))
 
     def _search(self, line: list[int]) -> bool:
         """Depth first, without recursion (winning lines run to hundreds of steps)."""
+        walk = self.walk(line)
+        while True:
+            try:
+                next(walk)
+            except StopIteration as done:
+                return done.value
+
+    def walk(self, line: list[int]):
+        """The depth-first search as a generator: it pauses (yields) whenever its count of positions reaches
+        `self.pause`, so that a portfolio can run it in turn with other searches, and returns whether it won
+        (the winning moves in `line`, the game left at its end) or searched every position without a win."""
         game = self.game
         if self._visit():
             return True
@@ -143,6 +167,8 @@ class _Search:
             found = self._visit()
             if found:
                 return True
+            if self.states >= self.pause:
+                yield
             if found is None:  # a position seen before, or over: back up at once
                 self._undo()
                 line.pop()
@@ -155,66 +181,101 @@ class _Search:
         game = self.game
         if game.rules.win(game.ctx):
             return True
-        key = self._key()
-        if key in self.seen:
+        key = self.keys.key()
+        seen = self.seen
+        if key in seen:
             return None
         self.states += 1
         if self.states > self.options.states:
             raise _Stop("states")
-        if len(self.seen) >= self.options.memory:
+        if len(seen) >= self.options.memory:
             raise _Stop("memory")
         if self.deadline is not None and not self.states % 256 and time.monotonic() > self.deadline:
             raise _Stop("seconds")
-        self.seen.add(key)
-        self._moves = game.legal_moves()
-        if game.status(self._moves).outcome != "playing":
+        seen.add(key)
+        self._moves = moves = game.legal_moves()
+        # `game.status(moves)`, whose win was judged above: asked only when a loss may be declared.
+        if (not moves or game.rules.lose or game.redeal_positions) and game.status(moves).outcome != "playing":
             return None
         return False
 
     def _children(self, last: int | None):
-        """The moves to try from this position, best first; `last` is the step that led here (None at the start)."""
+        """The moves to try from this position, best first; `last` is the step that led here (None at the start).
+
+        They are given one at a time, as the search asks for them, in this position; a move that leads to a
+        position already searched may be passed over then (`_unsearched`): the search would step into it, find
+        it seen and step back."""
         game = self.game
         moves = self._moves
-        safe = self.shape.safe.pick(game, moves) if self.shape.safe is not None else None
+        safe = self.shape.safe
         if safe is not None:
-            return iter([safe])
-        back = self._reverse(last)
-        if back is not None and back in moves:  # it leads back to the position before, which is on the path
-            moves = [m for m in moves if m != back]
+            picked = safe.pick(game, moves, self.keys.home_part())
+            if picked is not None:
+                return self._given([picked])
+        if last is not None:
+            back = self._reverse(last)
+            if back is not None and back in moves:  # it leads back to the position before, which is on the path
+                moves = [m for m in moves if m != back]
         # Ties go to the lower move number: the engine's order of legal moves depends on the way the
         # position was reached, and the search must not.
-        return iter(sorted(moves, key=lambda m: (-move_score(game, m), m)))
+        if len(moves) > 1:
+            score = move_score
+            moves = [m for _, m in sorted([(-score(game, m), m) for m in moves])]
+        return self._given(moves)
+
+    def _given(self, moves: list[int]):
+        if self.keys.predicts and self.game.rules.win_sizes is not None:
+            return self._unsearched(moves)
+        return iter(moves)
+
+    def _unsearched(self, moves: list[int]):
+        """The moves one by one, less the moves whose position (its key told by `PositionKeys.after_move`) is
+        already in `seen` when its turn comes: each is passed over (`Game.pass_over`), leaving the game, the order
+        of its move indexes included, as stepping into it and back would have. The win is not judged there: it reads
+        group sizes alone (`win_sizes`), which the key determines, and no position in `seen` was won."""
+        game, seen, keys = self.game, self.seen, self.keys
+        history = game.history
+        depth = len(history)
+        last = history[-1] if depth else None  # the step that led here: the way to know the game is back here
+        told_of, pass_over = keys.told, game.pass_over
+        for i, m in enumerate(moves):
+            told = told_of(m)
+            if told is not None:
+                if told[0] in seen:
+                    pass_over(m)
+                    continue
+                keys.expect(m, told, depth, last)  # the position it leads to is keyed as told
+                told = None  # (kept by `keys` alone, until taken: a search deep in a line keeps little per step)
+            saved = keys.saved() if i + 1 < len(moves) else None  # after the last move, no key is told here
+            yield m
+            if len(history) != depth or (depth and history[-1] is not last):
+                yield from moves[i + 1:]  # asked for from another position: the moves as they are
+                return
+            if saved is not None:  # back from m's line: this position's key is the one it had
+                keys.restore(saved)
 
     def _reverse(self, last: int | None) -> int | None:
         """The move that puts back exactly what step `last` did: the same cards moved back, when the step was
         that one card move alone (nothing automatic after it) and it turned no card face up."""
         if last is None:
             return None
-        records = self.game.history[-1]
+        game = self.game
+        records = game.history[-1]
         if len(records) != 1 or len(records[0]) != 2 or records[0][1]:
             return None
-        kind, src, dst, n = self.game.decode(last)
-        return self.game.encode(dst, src, n) if kind == "move" else None
+        parts = game._card_moves.get(last)  # every card move made is in the engine's table
+        if parts is None:
+            return None  # a deal or a discard
+        n, src, dst, _, _ = parts
+        return (n * game.P + dst) * game.P + src
 
     def _undo(self) -> None:
         self.game.take_back_step()
 
     # -- keys ------------------------------------------------------------------
     def _key(self) -> bytes | tuple:
-        st = self.game.state
-        piles, down, table = st.piles, st.down, self.shape.kind_table
-        if table is None:
-            return st.key()
-        # Redeals done count only while some are left (with unlimited redeals, not at all), unless a
-        # redeal shuffles: each shuffle of a deal is different.
-        parts = [",".join([str(min(st.redeals[name], cap)) for name, cap in self.shape.redeal_caps]).encode()]
-        for piles_range, alike in self.shape.groups:
-            if alike:  # each pile with its face-down count, sorted
-                parts.append(b"\xff".join(sorted([bytes(piles[p]).translate(table) + _BYTE[down[p]] for p in piles_range])))
-            else:
-                parts.append(b"\xff".join([bytes(piles[p]) for p in piles_range]).translate(table))
-                parts.append(bytes([down[p] for p in piles_range]))
-        return b"\xfe".join(parts)
+        """The canonical key of the game's position (kallisti.solver.keys), updated from the piles changed since."""
+        return self.keys.key()
 
 
 def _shape(rules, options: SearchOptions) -> _Shape:

@@ -22,68 +22,95 @@ class RandomStrategy:
 
 
 class GreedyStrategy:
-    """Prefers moves to foundations, then moves that turn up or clear a pile; deals last; never undoes its last move."""
+    """Prefers moves to foundations, then moves that turn up or clear a pile; deals last; never goes back to a position.
+
+    It remembers the positions of the game it has been asked to move in (`seen`, state keys, as `SearchStrategy`
+    keeps `been`) and chooses only among the moves whose step leads to a position not among them (`fresh_moves`,
+    which the hint uses too). When every move would lead back, a patience played alone has come to a standstill for
+    this player: it deals from the stock if the rules let it, and otherwise concedes (`choose` returns None, and
+    `simulate` counts the deal lost, as it does a pass through the stock that changed nothing). Under the state
+    key a deal or a redeal always leads to a new position (the stock is shorter, or one more redeal is done), so
+    in practice a standstill is a concession. A bot at a match cannot concede: it plays the move it likes best.
+    """
 
     name = "greedy"
 
     def __init__(self, seed: int):
         self.rng = Rng(seed, 0, STREAM_STRATEGY)
-        self.last: tuple[int, int] | None = None
-        self.seen: set = set()
+        self.game = None
+        self.seen: set[tuple] = set()  # positions this game has already been in
 
-    def choose(self, game, moves: list[int]) -> int:
-        best, best_score = [], None
-        key_now = game.state.key()
-        self.seen.add(key_now)
+    def choose(self, game, moves: list[int]) -> int | None:
+        if game is not self.game:
+            self.game, self.seen = game, set()
+        self.seen.add(game.state.key())
+        tiers: dict[int, list[int]] = {}
         for m in moves:
-            score = move_score(game, m)
-            kind, src, dst, n = game.decode(m)
-            if kind == "move" and self.last == (dst, src):
-                score -= 1000  # the exact reverse of the previous move goes nowhere
-            if score > -1000:
-                rec = game.apply(m)
-                if game.state.key() in self.seen:
-                    score -= 500  # a position already seen: a loop
-                game.undo_record(rec)
-            if best_score is None or score > best_score:
-                best, best_score = [m], score
-            elif score == best_score:
-                best.append(m)
-        m = best[self.rng.below(len(best))]
-        kind, src, dst, n = game.decode(m)
-        self.last = (src, dst) if kind == "move" else None
-        return m
+            tiers.setdefault(move_score(game, m), []).append(m)
+        for score in sorted(tiers, reverse=True):  # moves are stepped only down to the best tier with a new position
+            fresh = fresh_moves(game, tiers[score], self.seen)
+            if fresh:
+                return fresh[self.rng.below(len(fresh))]
+        stuck = [m for m in moves if game.decode(m)[0] in ("deal", "redeal")]  # from a stock, wherever it leads
+        if not stuck:
+            if game.rules.match is None:
+                return None
+            stuck = moves
+        top = max(move_score(game, m) for m in stuck)
+        best = [m for m in stuck if move_score(game, m) == top]
+        return best[self.rng.below(len(best))]
+
+
+def fresh_moves(game, moves: list[int], visited: set) -> list[int]:
+    """The moves among `moves` whose step (the move and the automatic moves it sets off) leads to a position, a
+    state key, not in `visited`. Each is stepped on `game` and taken back: its position is restored, but not the
+    order of its legal moves (undo re-files piles at the end of the move indexes), so the hint passes a fork."""
+    key, out = game.state.key, []
+    for m in moves:
+        game._step(m)
+        if key() not in visited:
+            out.append(m)
+        game.take_back_step()
+    return out
 
 
 def move_score(game, m: int) -> int:
     """A simple, rule-independent measure of progress a move makes."""
-    kind, src, dst, n = game.decode(m)
-    if kind == "deal":
-        return 0
-    if kind == "redeal":
-        return -5
-    if kind == "discard":
-        return 110 + n  # cards leave play for good, like a foundation move; more of them is better
-    rules, st = game.rules, game.state
-    score = 10
-    dst_role = rules.groups[rules.group_of[dst]].role
-    src_role = rules.groups[rules.group_of[src]].role
-    if dst_role == "foundation":
-        score += 100
+    # A card move is read off the engine's table of decoded card moves (filled as apply fills it): the solver asks
+    # for every move of every position it searches, so this is worth the direct look-up.
+    parts = game._card_moves.get(m)
+    if parts is None:
+        kind, src, dst, n = game.decode(m)
+        if kind == "deal":
+            return 0
+        if kind == "redeal":
+            return -5
+        if kind == "discard":
+            return 110 + n  # cards leave play for good, like a foundation move; more of them is better
+        parts = game._card_moves[m] = game._card_move_parts(m)
+    n, src, dst, _, _ = parts
+    roles, piles = game.pile_roles, game.piles
+    to_home = roles[dst] == "foundation"
+    src_role = roles[src]
+    score = 110 if to_home else 10
     if src_role == "foundation":
         score -= 60
-    if src_role in ("waste", "reserve", "stock"):
+    elif src_role in _FEEDERS:
         score += 15
-    left = len(st.piles[src]) - n
-    if left == 0 and dst_role != "foundation" and not st.piles[dst]:
-        score -= 40  # moving a whole pile into a space gains nothing
-    elif left == 0:
-        score += 20
-    elif st.down[src] and st.down[src] == left:
+    left = len(piles[src]) - n
+    if left == 0:
+        if to_home or piles[dst]:
+            score += 20
+        else:
+            score -= 40  # moving a whole pile into a space gains nothing
+    elif game.down[src] == left:
         score += 40  # turns up a face-down card
-    if dst_role != "foundation" and not st.piles[dst]:
+    if not to_home and not piles[dst]:
         score -= 10  # spaces are worth keeping
     return score
+
+
+_FEEDERS = frozenset({"waste", "reserve", "stock"})  # roles whose cards wait to be played
 
 
 def make_strategy(name: str, seed: int):
@@ -160,7 +187,7 @@ def hint_with_source(game) -> Hint:
         if after is not None and visited.isdisjoint(after):
             game.hint_plan = (after[0], line[1:], searched)  # where the line goes next, from which position, found how
             return Hint(line[0], "line", searched, f"follows a winning line found in {searched} positions")
-    fresh = _not_revisiting(game, moves, visited)
+    fresh = fresh_moves(game.fork(), moves, visited)
     if not fresh:
         return Hint(None, "circle", searched, "every move goes back to a position already visited")
     if line:
@@ -186,17 +213,6 @@ def _line_positions(game, line: list[int]) -> list | None:
         twin._step(m)
         keys.append(twin.state.key())
     return keys
-
-
-def _not_revisiting(game, moves: list[int], visited: set) -> list[int]:
-    """The moves (steps, with their automatic moves) that lead to a position not in `visited`."""
-    twin, fresh = game.fork(), []
-    for m in moves:
-        twin._step(m)
-        if twin.state.key() not in visited:
-            fresh.append(m)
-        twin.take_back_step()
-    return fresh
 
 
 def _planned(game) -> tuple[list[int], int] | None:

@@ -1,21 +1,21 @@
 """The JSON API of `kallisti serve` (docs/web.md) as a Starlette app, and the page's static files.
 
 Routes read JSON, call a `Session` (kallisti.web.session) and answer JSON; every error is
-`{"error": {"code", "message", "findings"}}`, never a traceback. Sessions are kept in memory, at most
-MAX_SESSIONS of them (the one used least recently is closed to make room). The engine's work is done in a
-worker thread, one request at a time (its caches are shared by every game of a ruleset, and are not made for
-threads), so the page's files are still served while a long hint or a bot's turn is worked out.
+`{"error": {"code", "message", "findings"}}`, never a traceback. Sessions are kept by `kallisti.web.store`: at
+most MAX_SESSIONS in memory, each played by one request at a time; one closed to make room is saved first and
+comes back when next asked for. The engine's work is done in worker threads, so a long hint or rule check of one
+session holds up neither the page's files nor any other session. `kallisti.web.guard` stands in front of it all.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import secrets
+import os
 import threading
-from collections import OrderedDict
 from pathlib import Path
 
+import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -25,10 +25,14 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from kallisti.errors import KallistiError
+from kallisti.web.guard import Guard
 from kallisti.web.session import BadRequest, Refused, Session, finding_dict, game_kind, game_players
+from kallisti.web.store import Sessions, StoreError
 
-MAX_SESSIONS = 64  # sessions kept at once; making one more closes the one used least recently
+MAX_SESSIONS = 64  # sessions kept in memory; making one more closes (saved) the one used least recently
+MAX_SAVED_SESSIONS = 1_000  # sessions closed to make room kept in the save folder (a save is some 6 kB and up)
 MAX_BODY_BYTES = 65_536  # bytes of a request body
+BODY_SECONDS = 10  # a request's body arrives whole within this, or the request is refused (408)
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")  # the Host a request may name (no DNS rebinding onto the server)
 STATIC = Path(__file__).parent / "static"
 
@@ -38,7 +42,7 @@ log = logging.getLogger("kallisti.web")
 REFUSAL_STATUS = {"change-refused": 422}
 BAD_STATUS = {"bad-request": 400, "not-playable": 422}
 STATUS_CODE = {400: "bad-request", 401: "not-found", 403: "not-found", 404: "not-found", 405: "method-not-allowed",
-               413: "too-large", 415: "not-json"}
+               408: "too-slow", 413: "too-large", 415: "not-json"}
 
 
 class ApiError(Exception):
@@ -48,7 +52,12 @@ class ApiError(Exception):
 
 
 def error_response(status: int, code: str, message: str, found: list[dict] | None = None, **extra) -> JSONResponse:
-    """`{"error": {"code", "message", "findings"}}`, after the fields of `extra` (those of a refusal)."""
+    """`{"error": {"code", "message", "findings"}}`, after the fields of `extra` (those of a refusal). A message may
+    quote what was sent (a game's name, a pile's tag): its control characters are shown by name (kallisti.unsafe)."""
+    from kallisti.unsafe import visible
+
+    message = visible(message)
+    extra = {key: visible(value) if isinstance(value, str) else value for key, value in extra.items()}
     return JSONResponse({**extra, "error": {"code": code, "message": message, "findings": found or []}},
                         status_code=status, headers={"Cache-Control": "no-store"})
 
@@ -58,10 +67,12 @@ def ok(data: dict, status: int = 200) -> JSONResponse:
 
 
 # The shipped games' compiled rulesets and their entries in the list, shared by every app of the process (they
-# never change while it runs, and loading all of them takes seconds).
+# never change while it runs, and loading all of them takes seconds). Each is loaded once, under its own lock: a
+# request for one game waits only while that game is loaded.
 _shipped_rules: dict[str, object] = {}
 _shipped_entries: dict[str, dict] = {}
-ENGINE = threading.RLock()  # held for every piece of the engine's work: one request at a time
+_loading: dict[str, threading.Lock] = {}
+_loading_lock = threading.Lock()
 
 
 def _entry(name: str, rules) -> dict:
@@ -93,17 +104,18 @@ class Games:
             return self.extra[1]
         if name not in self.shipped:
             raise ApiError(404, "unknown-game", f"no game '{name}'; GET /api/games lists them")
-        with ENGINE:
-            if name not in _shipped_rules:
-                _shipped_rules[name] = load_ruleset(self.shipped[name])
-            return _shipped_rules[name]
+        rules = _shipped_rules.get(name)
+        if rules is None:
+            with _loading_lock:
+                lock = _loading.setdefault(name, threading.Lock())
+            with lock:
+                if name not in _shipped_rules:
+                    _shipped_rules[name] = load_ruleset(self.shipped[name])
+                rules = _shipped_rules[name]
+        return rules
 
     def listing(self) -> list[dict]:
         """Every game's entry in `GET /api/games`."""
-        with ENGINE:
-            return self._listing()
-
-    def _listing(self) -> list[dict]:
         out = []
         for name in self.names():
             if self.extra is not None and name == self.extra[0]:
@@ -115,51 +127,20 @@ class Games:
         return out
 
 
-class Sessions:
-    """Sessions by id, least recently used first; at most `cap`."""
-
-    def __init__(self, cap: int = MAX_SESSIONS):
-        self.cap = cap
-        self._items: OrderedDict[str, Session] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def add(self, make) -> Session:
-        sid = secrets.token_urlsafe(12)
-        session = make(sid)
-        with self._lock:
-            self._items[sid] = session
-            while len(self._items) > self.cap:
-                self._items.popitem(last=False)
-        return session
-
-    def get(self, sid: str) -> Session:
-        with self._lock:
-            item = self._items.get(sid)
-            if item is None:
-                raise ApiError(404, "unknown-session", f"no session '{sid[:40]}'; it may have been closed to make room "
-                               f"(at most {self.cap} are kept)")
-            self._items.move_to_end(sid)
-            return item
-
-    def remove(self, sid: str) -> None:
-        with self._lock:
-            if self._items.pop(sid, None) is None:
-                raise ApiError(404, "unknown-session", f"no session '{sid[:40]}'")
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-
 async def read_body(request: Request) -> dict:
     """The request's JSON object ({} for an empty body), read no further than MAX_BODY_BYTES bytes."""
     length = request.headers.get("content-length")
     if length is not None and (not length.isascii() or not length.isdigit() or int(length) > MAX_BODY_BYTES):
         raise ApiError(413, "too-large", f"a request body is at most {MAX_BODY_BYTES:,} bytes")
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            raise ApiError(413, "too-large", f"a request body is at most {MAX_BODY_BYTES:,} bytes")
+    try:
+        with anyio.fail_after(BODY_SECONDS):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY_BYTES:
+                    raise ApiError(413, "too-large", f"a request body is at most {MAX_BODY_BYTES:,} bytes")
+    except TimeoutError:
+        raise ApiError(408, "too-slow", f"the request's body did not arrive within {BODY_SECONDS} seconds") from None
     if not body.strip():
         return {}
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -175,10 +156,13 @@ async def read_body(request: Request) -> dict:
 
 
 def create_app(extra: tuple[str, object] | None = None, *, static: Path | None = STATIC,
-               hosts: tuple[str, ...] = LOCAL_HOSTS, cap: int = MAX_SESSIONS) -> Starlette:
-    """The app. `extra`: (name, Ruleset) of the GAME or FILE given to `serve`; `hosts`: the Host names answered."""
+               hosts: tuple[str, ...] = LOCAL_HOSTS, cap: int = MAX_SESSIONS, saves: Path | None = None,
+               saved_cap: int = MAX_SAVED_SESSIONS) -> Guard:
+    """The app. `extra`: (name, Ruleset) of the GAME or FILE given to `serve`; `hosts`: the Host names answered;
+    `saves`: the folder of the sessions closed to make room (None: a temporary folder, made when first needed;
+    `kallisti serve` gives `default_saves()`)."""
     games = Games(extra)
-    sessions = Sessions(cap)
+    sessions = Sessions(cap, saved_cap, saves)
 
     def endpoint(fn):
         """Run `fn(request, body)` and turn every exception into the JSON error it means."""
@@ -186,8 +170,8 @@ def create_app(extra: tuple[str, object] | None = None, *, static: Path | None =
             try:
                 body = await read_body(request) if request.method in ("POST", "PUT", "PATCH") else {}
                 return await fn(request, body)
-            except ApiError as exc:
-                return error_response(exc.status, exc.code, exc.message, exc.findings)
+            except (ApiError, StoreError) as exc:
+                return error_response(exc.status, exc.code, exc.message, getattr(exc, "findings", None))
             except BadRequest as exc:
                 return error_response(BAD_STATUS.get(exc.code, 400), exc.code, exc.message)
             except Exception:  # a bug: said so, without a traceback to the page (it goes to the server's log)
@@ -196,16 +180,12 @@ def create_app(extra: tuple[str, object] | None = None, *, static: Path | None =
         return handle
 
     def on_session(action, data: bool = False):
-        """An endpoint acting on one session: `action(session, body)` in a worker thread, holding the engine. Its
-        answer is an action's (`ok`, the state, `said`, `bot`, and what the action adds), or with `data`, only what
-        `action` returns."""
+        """An endpoint acting on one session: `action(session, body)` in a worker thread, holding that session alone.
+        Its answer is an action's (`ok`, the state, `said`, `bot`, and what the action adds), or with `data`, only
+        what `action` returns."""
         async def run(request: Request, body: dict):
-            session = sessions.get(request.path_params["sid"])
-
-            def locked():
-                with ENGINE:
-                    return act(session, body, action, data)
-            return await run_in_threadpool(locked)
+            async with sessions.using(request.path_params["sid"]) as session:
+                return await run_in_threadpool(act, session, body, action, data)
         return endpoint(run)
 
     def act(session: Session, body: dict, action, data: bool) -> JSONResponse:
@@ -235,21 +215,20 @@ def create_app(extra: tuple[str, object] | None = None, *, static: Path | None =
         if name not in games.names():
             raise ApiError(404, "unknown-game", f"no game '{name[:80]}'; GET /api/games lists them")
 
-        def make():
+        def make(sid: str):
             from kallisti.interpreter.compiler import RuleRuntimeError
 
-            with ENGINE:
-                rules = games.rules(name)
-                try:
-                    session = sessions.add(lambda sid: Session(sid, name, rules, body.get("seed"), body.get("players")))
-                except (KallistiError, RuleRuntimeError) as exc:
-                    findings = [finding_dict(f) for f in exc.findings] if isinstance(exc, KallistiError) else []
-                    raise ApiError(422, "not-playable", f"the game cannot be dealt: {exc}", findings) from None
-                return ok({"id": session.id, "state": session.state(), **session.opening}, 201)
-        return await run_in_threadpool(make)
+            rules = games.rules(name)
+            try:
+                session = Session(sid, name, rules, body.get("seed"), body.get("players"))
+            except (KallistiError, RuleRuntimeError) as exc:
+                findings = [finding_dict(f) for f in exc.findings] if isinstance(exc, KallistiError) else []
+                raise ApiError(422, "not-playable", f"the game cannot be dealt: {exc}", findings) from None
+            return session, ok({"id": session.id, "state": session.state(), **session.opening}, 201)
+        return await sessions.add(make)
 
     async def delete_session(request, body):
-        sessions.remove(request.path_params["sid"])
+        await sessions.remove(request.path_params["sid"])
         return ok({"ok": True})
 
     def seat(body):
@@ -298,37 +277,20 @@ def create_app(extra: tuple[str, object] | None = None, *, static: Path | None =
         code = STATUS_CODE.get(exc.status_code, "not-found")
         return error_response(exc.status_code, code, exc.detail or code)
 
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    async def server_error(request, exc: Exception):  # logged by the Guard, which the exception reaches too
+        return error_response(500, "server-error", "the server failed to handle this request (a bug in kallisti)")
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.sessions = sessions
     app.state.games = games
-    return LocalOnly(app, hosts)
+    return Guard(app, hosts)
 
 
-class LocalOnly:
-    """ASGI middleware: answer only requests whose Host is one of `hosts` (a JSON error otherwise), and mark every
-    answer not to be sniffed or framed."""
-
-    def __init__(self, app, hosts: tuple[str, ...]):
-        self.app, self.hosts = app, set(hosts)
-        self.state = app.state
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] not in ("http", "websocket"):
-            return await self.app(scope, receive, send)
-        host = ""
-        for key, value in scope.get("headers", []):
-            if key == b"host":
-                host = value.decode("latin-1")
-                break
-        name = host.rsplit("]", 1)[0].lstrip("[") if host.startswith("[") else host.split(":", 1)[0]
-        if name.lower() not in self.hosts:
-            response = error_response(400, "bad-host", f"this server answers only on {', '.join(sorted(self.hosts))}")
-            return await response(scope, receive, send)
-
-        async def marked(message):
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers += [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY")]
-                message = {**message, "headers": headers}
-            await send(message)
-        return await self.app(scope, receive, marked)
+def default_saves() -> Path:
+    """The folder where `kallisti serve` saves the sessions it closes to make room: `kallisti/sessions` in the
+    user's state folder ($XDG_STATE_HOME, else ~/.local/state; %LOCALAPPDATA% on Windows)."""
+    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "kallisti" / "sessions"
+    state = os.environ.get("XDG_STATE_HOME")
+    base = Path(state) if state and Path(state).is_absolute() else Path.home() / ".local" / "state"
+    return base / "kallisti" / "sessions"

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 import secrets
+import threading
+from types import SimpleNamespace
 
-from kallisti.errors import KallistiError
+from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.honour import HonourRules
 from kallisti.interpreter.notation import MoveRefused, describe, narrate, parse_move
 from kallisti.model.layout import group_layouts
@@ -48,7 +50,10 @@ def finding_dict(finding, source: str = CHANGE_SOURCE) -> dict:
 
 
 def plain_finding(code: str, message: str, severity: str = "error") -> dict:
-    return {"line": None, "column": None, "code": code, "message": message, "severity": severity, "suggestion": None}
+    from kallisti.unsafe import visible  # a message may quote what was sent, as a Finding's may
+
+    return {"line": None, "column": None, "code": code, "message": visible(message), "severity": severity,
+            "suggestion": None}
 
 
 def game_kind(rules) -> str:
@@ -137,6 +142,50 @@ class Session:
         # What happened before the first request: the bots' opening actions (a bot seat first, or acknowledging).
         bot = self.let_bots_act()
         self.opening = {"said": self._turn_reports() if self.match is not None else [], "bot": bot}
+
+    # -- kept in a save file -----------------------------------------------------------------------------
+    def saved(self) -> dict:
+        """The session as the data of a save file (docs/saves.md), with its id and game name under `web`."""
+        from kallisti.interpreter.save import game_to_data, match_to_data
+
+        data = match_to_data(self.match) if self.match is not None else game_to_data(self._game)
+        data["web"] = {"session": self.id, "game": self.name}
+        return data
+
+    @classmethod
+    def from_saved(cls, sid: str, data: dict, source: str = "<save>") -> "Session":
+        """The session `saved()` wrote, rebuilt by replaying its save; KallistiError when the save is not one.
+
+        The game is exactly as it was (its history, so undo and redo too); bots go on from there with fresh random
+        streams, and the turns and results finished before it was saved are not told of again."""
+        from kallisti.interpreter.save import MATCH_FORMAT, game_from_data, match_from_data, next_deal_from_data
+        from kallisti.solver.bots import Bots
+
+        web = data.get("web") if isinstance(data, dict) else None
+        if not isinstance(web, dict) or web.get("session") != sid or not isinstance(web.get("game"), str):
+            raise KallistiError(Finding("save-shape", f"the save is not the one of session '{sid}'", Pos(source)))
+        self = cls.__new__(cls)
+        self.id, self.name = sid, web["game"]
+        self.match = self.bots = self._game = self.honour = None
+        if data.get("format") == MATCH_FORMAT:
+            self.match = match_from_data(data, source)
+            self.bots = Bots(self.match)
+            self.seed, rules = self.match.seed, self.match.base
+        else:
+            self._game = game_from_data(data, source)
+            next_deal_from_data(data, self._game, source)
+            self.seed, rules = self._game.seed, self._game.initial_rules
+            # Replaying skips the acknowledgements of honour rules (they change no card): the log keeps them again.
+            logged = [e for e in data["events"] if isinstance(e, dict)]
+            if [e for e in logged if e.get("type") != "ack"] == self._game.events:
+                self._game.events[:] = logged
+            self.honour = _honour_replayed(self._game)
+        self.kind = game_kind(rules)
+        self.reported_turns = len(self.match.records) if self.match is not None else 0
+        self._extra = {}
+        self._told_over = self.match is not None and self.match.result is not None
+        self.opening = {"said": [], "bot": []}
+        return self
 
     # -- what is played -------------------------------------------------------------------------------
     @property
@@ -587,25 +636,46 @@ def _change_text(text) -> str:
 
 HIDDEN = {"id": None, "rank": None, "suit": None, "symbol": None, "colour": None, "face_up": False, "text": "##"}
 _FACES: dict[object, tuple[list[dict], list[dict]]] = {}  # per deck: every card face up, and face down but shown
+_FACES_LOCK = threading.Lock()  # sessions are played in several threads at once
 
 
 def _faces(deck) -> tuple[list[dict], list[dict]]:
     """The JSON of each card of a deck, face up and face down but shown (`(5♥)`): made once per deck.
 
     The dicts are shared by every state of the deck's games; nothing may change them."""
-    faces = _FACES.get(deck.signature)
-    if faces is None:
-        up, seen = [], []
-        for c in range(deck.size):
-            suit = deck.suits[deck.suit[c]]
-            card = {"id": c, "rank": deck.ranks[deck.rank[c]], "suit": suit.name, "symbol": suit.symbol,
-                    "colour": suit.color, "face_up": True, "text": deck.name(c)}
-            up.append(card)
-            seen.append({**card, "face_up": False, "text": f"({card['text']})"})
-        faces = _FACES[deck.signature] = (up, seen)
-        if len(_FACES) > 256:  # decks changed by rule changes: keep the cache small
-            _FACES.pop(next(iter(_FACES)))
+    with _FACES_LOCK:
+        return _FACES.get(deck.signature) or _made_faces(deck)
+
+
+def _made_faces(deck) -> tuple[list[dict], list[dict]]:
+    """`_faces` of a deck not yet seen (holding `_FACES_LOCK`)."""
+    up, seen = [], []
+    for c in range(deck.size):
+        suit = deck.suits[deck.suit[c]]
+        card = {"id": c, "rank": deck.ranks[deck.rank[c]], "suit": suit.name, "symbol": suit.symbol,
+                "colour": suit.color, "face_up": True, "text": deck.name(c)}
+        up.append(card)
+        seen.append({**card, "face_up": False, "text": f"({card['text']})"})
+    faces = _FACES[deck.signature] = (up, seen)
+    if len(_FACES) > 256:  # decks changed by rule changes: keep the cache small
+        _FACES.pop(next(iter(_FACES)))
     return faces
+
+
+def _honour_replayed(game) -> HonourRules:
+    """The honour rules still due in a patience rebuilt from its save: those of its first deal, less the ones its
+    events acknowledged, as `Session.acknowledge` and `Session._moved` kept them while it was played."""
+    honour = HonourRules(SimpleNamespace(rules=game.initial_rules))
+    for event in game.events:
+        kind = event.get("type") if isinstance(event, dict) else None
+        if kind == "ack":
+            if honour.pending and honour.pending[0].id == event.get("rule"):
+                honour.pending.pop(0)
+            else:
+                honour.move_acks.add(event.get("rule"))
+        elif kind in ("move", "auto"):
+            honour.moved()
+    return honour
 
 
 def _honour(h) -> dict | None:

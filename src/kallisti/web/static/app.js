@@ -238,7 +238,7 @@ async function act(path, body = {}) {
   const r = await api("POST", `/sessions/${app.id}/${path}`, body);
   const d = r.data || {};
   if (d.error && d.error.code === "unknown-session") {
-    say("this deal was closed by the server (too many open); dealing it again", "refused");
+    say(`this deal is no longer on the server (${d.error.message}); dealing it again`, "refused");
     await open(app.state.game, app.state.seed, app.players);
     return r;
   }

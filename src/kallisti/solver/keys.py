@@ -1,0 +1,359 @@
+"""Position keys for the solver: a position's canonical key, kept up to date pile by pile as moves are made and undone.
+
+The key (docs/solver.md, "Canonical key") is bytes: the redeals that matter, then each group in turn, its piles'
+cards written as kinds (so twin cards are alike), with each pile's face-down count; the piles of a group the rules
+treat alike are sorted, so that the order in which they were filled does not count. A move changes two piles, so
+the key is not rebuilt from every pile at each position: the game notes the piles it re-files (`Game.dirty`, filled
+by `_refresh`, which every move, deal, redeal and undo calls for each pile it changes), and only those are keyed
+again. The bytes are those a key built from every pile would have.
+
+The key a move would lead to can also be told without making the move (`after_move`), from the parts of the key of
+the position it is made in: the search passes over the moves that lead to a position already searched, and when it
+does make a move whose key was told, the key of the position reached is taken as told (`expect`).
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+
+_BYTE = [bytes((i,)) for i in range(256)]
+PILE_SEP, GROUP_SEP = b"\xff", b"\xfe"  # a kind is below 250, so neither separator is ever a card
+
+
+class PositionKeys:
+    """The canonical key of one game's position, under the groups and kind table of the search's `_Shape`.
+
+    `key()` is right after any change the game made through its moves, undos, redeals, `_refresh` and `_reindex`: a
+    key maker that was not the last to read the game's `dirty` piles (another one was, or a playout moved cards
+    inline) builds the key from every pile again.
+    """
+
+    def __init__(self, game, groups: list[tuple[range, bool]], kind_table: bytes | None, redeal_caps: list,
+                 home: frozenset = frozenset()):
+        self.game = game
+        self.table = kind_table
+        # Redeals done count only while some are left (with unlimited redeals, not at all), unless a redeal shuffles:
+        # each shuffle of a deal is different. A group whose cap is 0 always writes "0".
+        self.caps = redeal_caps
+        self.varying = any(cap for _, cap in redeal_caps)
+        # The key's parts: the redeals, then per group one part (alike piles) or two (cards, then face-down counts).
+        self.parts: list[bytes] = [b""]
+        self.groups: list[tuple[range, bool, int]] = []  # per group: its piles, whether alike, its first part's place
+        self.group_of = [0] * game.P
+        for gi, (piles, alike) in enumerate(groups):
+            self.groups.append((piles, alike, len(self.parts)))
+            self.parts += [b""] if alike else [b"", b""]
+            for p in piles:
+                self.group_of[p] = gi
+        self.alike = [self.groups[gi][1] for gi in self.group_of]
+        self.where = [(gi, self.groups[gi][1], self.groups[gi][2]) for gi in self.group_of]  # per pile: group, alike, part
+        self.down = game.state.down  # the game's lists, changed in place
+        # The places in `parts` of the cards of the groups the win needs every card in (see `home_part`), and
+        # whether each writes its piles alike (sorted, each with its face-down count) or in place.
+        home_groups = sorted({self.group_of[p] for p in home})
+        self.home_at = [self.groups[gi][2] for gi in home_groups]
+        self.home_tag = bytes(int(self.groups[gi][1]) for gi in home_groups)
+        self.cards: list[bytes] = [b""] * game.P  # per pile: its cards as kinds
+        self.pile_part: list[bytes] = [b""] * game.P  # per pile: its part of its group's (with its face-down count when alike)
+        self.members: list[list[bytes]] = [[] for _ in groups]  # per alike group: its piles' parts, sorted
+        self.last: bytes | None = None
+        self.expected: tuple | None = None  # a move about to be made, with what `told` said of the key it leads to
+        # `after_move` can tell the key a move leads to when the step is the move alone (no automatic move after it,
+        # no hand whose faces the engine sets) and the key is bytes; the deals it tells: from a stock pile, one card
+        # to each of distinct piles, none diverted.
+        self.predicts = (kind_table is not None and not game.step_auto and not game.any_hand
+                         and all(isinstance(r, range) and r.step == 1 for r, _ in groups))
+        self.deals = {s: to for s, to in enumerate(game.deal_to) if to is not None and len(set(to)) == len(to)
+                      and s not in to and not any(game.diverts[d] for d in to)}
+
+    def _redeals(self) -> bytes:
+        redeals = self.game.state.redeals
+        return ",".join([str(min(redeals[name], cap)) for name, cap in self.caps]).encode()
+
+    def key(self) -> bytes | tuple:
+        game = self.game
+        if self.table is None:  # card ids beyond a byte: the exact state
+            return game.state.key()
+        dirty = game.dirty
+        if game.key_owner is not self:
+            game.key_owner = self
+            dirty.clear()
+            self.expected = None
+            self._rebuild()
+        elif dirty:
+            if self.expected is not None and self._take_expected(dirty):
+                return self.last
+            self._update(dirty)
+            dirty.clear()
+        elif self.last is not None and not self.varying:
+            return self.last
+        if self.varying:
+            self.parts[0] = self._redeals()
+        self.last = key = GROUP_SEP.join(self.parts)
+        return key
+
+    def _update(self, dirty) -> None:
+        """Key again the piles in `dirty`, and the parts of their groups."""
+        st = self.game.state
+        piles, down, table = st.piles, st.down, self.table
+        cards, pile_part, alike, group_of, parts = self.cards, self.pile_part, self.alike, self.group_of, self.parts
+        others = None  # groups of piles not alike, whose parts are written again once each
+        for p in dirty:
+            gi = group_of[p]
+            cards[p] = kinds = bytes(piles[p]).translate(table)
+            if alike[p]:
+                new = kinds + _BYTE[down[p]]
+                old = pile_part[p]
+                if new != old:
+                    pile_part[p] = new
+                    self.members[gi] = group = self.members[gi][:]  # a new list: a `saved` one stays as it was
+                    group.remove(old)
+                    insort(group, new)
+                    parts[self.groups[gi][2]] = PILE_SEP.join(group)
+            else:
+                pile_part[p] = kinds
+                if others is None:
+                    others = {gi}
+                else:
+                    others.add(gi)
+        if others:
+            for gi in others:
+                self._write_group(gi)
+
+    def _write_group(self, gi: int) -> None:
+        """The parts of a group whose piles are not alike: its piles' kinds in place, then their face-down counts."""
+        pile_range, _, at = self.groups[gi]
+        self.parts[at] = PILE_SEP.join(self.cards[pile_range.start:pile_range.stop])
+        self.parts[at + 1] = bytes(self.game.state.down[pile_range.start:pile_range.stop])
+
+    def _rebuild(self) -> None:
+        """Every pile keyed afresh."""
+        st = self.game.state
+        piles, down, table = st.piles, st.down, self.table
+        for gi, (pile_range, alike, at) in enumerate(self.groups):
+            for p in pile_range:
+                self.cards[p] = self.pile_part[p] = bytes(piles[p]).translate(table)
+            if alike:  # each pile with its face-down count, sorted
+                for p in pile_range:
+                    self.pile_part[p] += _BYTE[down[p]]
+                self.members[gi] = sorted([self.pile_part[p] for p in pile_range])
+                self.parts[at] = PILE_SEP.join(self.members[gi])
+            else:
+                self._write_group(gi)
+        self.parts[0] = self._redeals()
+
+    def home_part(self) -> bytes | None:
+        """The cards of the home piles, as this position's key writes them (pile by pile, as kinds), after a byte a
+        group that says how it writes them; None when the key's parts are not this position's."""
+        game = self.game
+        if game.key_owner is not self or game.dirty or self.last is None or not self.home_at:
+            return None
+        if len(self.home_at) == 1:
+            return self.home_tag + self.parts[self.home_at[0]]
+        return self.home_tag + GROUP_SEP.join([self.parts[at] for at in self.home_at])
+
+    # -- coming back to a position -------------------------------------------------------------
+    def saved(self) -> tuple | None:
+        """What `restore` needs to come back to this position's key without keying a pile again, or None when
+        the parts are not this position's (piles changed since the last key, or another maker keyed the game)."""
+        game = self.game
+        if game.key_owner is not self or game.dirty or self.last is None:
+            return None
+        return self.parts[:], self.cards[:], self.pile_part[:], self.members[:], self.last
+
+    def restore(self, saved: tuple) -> None:
+        """Take up the parts `saved` kept, for a game that is back in the position they were saved in (moves made
+        and taken back since): the piles it re-filed meanwhile are as they were then."""
+        if self.game.key_owner is self:
+            self.parts, self.cards, self.pile_part, self.members, self.last = saved
+            self.game.dirty.clear()
+            self.expected = None
+
+    # -- the key after a move -----------------------------------------------------------------
+    def after_move(self, m: int) -> bytes | None:
+        """The key of the position move m (legal here) leads to, worked out without making it; None when it cannot
+        be told so. It is told for a card move (no pile refilled) and for a deal of one card to each of distinct
+        piles, none diverted, from a stock whose cards all lie face down (as `Game.pass_over` takes them), when
+        the step is the move alone and the key is bytes (`predicts`)."""
+        told = self.told(m)
+        return None if told is None else told[0]
+
+    def told(self, m: int) -> tuple | None:
+        """`after_move` with what `expect` needs: (key, its parts, the piles changed (pile, kinds, part, pile, kinds,
+        part...), the alike groups changed (group, its piles' parts sorted, group...))."""
+        game = self.game
+        parts = game._card_moves.get(m)
+        if parts is None:
+            if not self.predicts:
+                return None
+            if m < game.P:
+                return self._told_deal(m)
+            if m < game.P * game.P or m >= game.discard_base:
+                return None
+            parts = game._card_moves[m] = game._card_move_parts(m)
+        elif not self.predicts:
+            return None
+        if game.key_owner is not self or game.dirty:
+            self.key()  # the parts of this position's key, up to date
+        n, src, dst, _, _ = parts
+        left = len(game.piles[src]) - n
+        if not left and game.refill_of[src] is not None:
+            return None
+        d = self.down[src]
+        if d and d == left and game.flip[src]:
+            d -= 1  # as `apply` turns the card below up
+        kinds = self.cards[src]
+        return self._two(src, kinds[:left], d, dst, self.cards[dst] + kinds[left:])
+
+    def _told_deal(self, s: int) -> tuple | None:
+        to = self.deals.get(s)
+        if to is None:
+            return None
+        game = self.game
+        if game.key_owner is not self or game.dirty:
+            self.key()
+        down = game.state.down
+        left = len(game.state.piles[s])
+        if not left or down[s] != left:
+            return None
+        k = min(len(to), left)
+        stock = self.cards[s]
+        left -= k  # the stock keeps its bottom cards, face down; its top card goes to the first pile, the next...
+        if k == 1:
+            return self._two(s, stock[:left], left, to[0], self.cards[to[0]] + stock[left:])
+        changes = [(s, stock[:left], left)]
+        for i, d in enumerate(to[:k]):
+            changes.append((d, self.cards[d] + stock[left + k - 1 - i:left + k - i], down[d]))
+        return self._many(changes)
+
+    def _two(self, src: int, src_kinds: bytes, src_down: int, dst: int, dst_kinds: bytes) -> tuple:
+        """What `told` says of this position with src holding `src_kinds`, `src_down` of them face down, and dst
+        holding `dst_kinds`, as many face down as now."""
+        out = self.parts[:]
+        down = self.down
+        gs, alike_s, at_s = self.where[src]
+        gd, alike_d, at_d = self.where[dst]
+        src_part = src_kinds + _BYTE[src_down] if alike_s else src_kinds
+        dst_part = dst_kinds + _BYTE[down[dst]] if alike_d else dst_kinds
+        piles = (src, src_kinds, src_part, dst, dst_kinds, dst_part)
+        pile_part = self.pile_part
+        if gs == gd:
+            if alike_s:
+                group = self.members[gs][:]
+                group.remove(pile_part[src])
+                insort(group, src_part)
+                group.remove(pile_part[dst])
+                insort(group, dst_part)
+                out[at_s] = PILE_SEP.join(group)
+                return GROUP_SEP.join(out), out, piles, (gs, group)
+            pile_range = self.groups[gs][0]
+            start, stop = pile_range.start, pile_range.stop
+            row = self.cards[start:stop]
+            row[src - start], row[dst - start] = src_kinds, dst_kinds
+            out[at_s] = PILE_SEP.join(row)
+            if src_down != down[src]:
+                counts = down[start:stop]
+                counts[src - start] = src_down
+                out[at_s + 1] = bytes(counts)
+            return GROUP_SEP.join(out), out, piles, ()
+        if alike_s:
+            group_s = self.members[gs][:]
+            group_s.remove(pile_part[src])
+            insort(group_s, src_part)
+            out[at_s] = PILE_SEP.join(group_s)
+        else:
+            self._row(out, gs, at_s, src, src_part, src_down)
+        if alike_d:
+            group_d = self.members[gd][:]
+            group_d.remove(pile_part[dst])
+            insort(group_d, dst_part)
+            out[at_d] = PILE_SEP.join(group_d)
+        else:
+            self._row(out, gd, at_d, dst, dst_part, down[dst])
+        if alike_s:
+            groups = (gs, group_s, gd, group_d) if alike_d else (gs, group_s)
+        else:
+            groups = (gd, group_d) if alike_d else ()
+        return GROUP_SEP.join(out), out, piles, groups
+
+    def _row(self, out: list[bytes], gi: int, at: int, p: int, kinds: bytes, d: int) -> None:
+        """Write into `out` the parts of group gi, whose piles are not alike, with pile p holding `kinds`, d of them
+        face down."""
+        pile_range = self.groups[gi][0]
+        start, stop = pile_range.start, pile_range.stop
+        if stop - start == 1:
+            out[at] = kinds
+            if d != self.down[p]:
+                out[at + 1] = _BYTE[d]
+            return
+        row = self.cards[start:stop]
+        row[p - start] = kinds
+        out[at] = PILE_SEP.join(row)
+        if d != self.down[p]:
+            counts = self.down[start:stop]
+            counts[p - start] = d
+            out[at + 1] = bytes(counts)
+
+    def _many(self, changes: list[tuple[int, bytes, int]]) -> tuple:
+        """What `told` says of this position with each pile p of `changes` holding `kinds`, d of them face down."""
+        out = self.parts[:]
+        down = self.game.state.down
+        touched: dict[int, list] = {}
+        piles = []
+        for p, kinds, d in changes:
+            part = kinds + _BYTE[d] if self.alike[p] else kinds
+            piles += (p, kinds, part)
+            touched.setdefault(self.group_of[p], []).append((p, kinds, part, d))
+        groups = []
+        for gi, items in touched.items():
+            pile_range, alike, at = self.groups[gi]
+            if alike:
+                group = self.members[gi][:]
+                for p, _, part, _ in items:
+                    group.remove(self.pile_part[p])
+                    insort(group, part)
+                out[at] = PILE_SEP.join(group)
+                groups += (gi, group)
+                continue
+            start, stop = pile_range.start, pile_range.stop
+            row, counts = self.cards[start:stop], None
+            for p, kinds, _, d in items:
+                row[p - start] = kinds
+                if d != down[p]:
+                    if counts is None:
+                        counts = down[start:stop]
+                    counts[p - start] = d
+            out[at] = PILE_SEP.join(row)
+            if counts is not None:
+                out[at + 1] = bytes(counts)
+        return GROUP_SEP.join(out), out, piles, groups
+
+    # -- a move about to be made -------------------------------------------------------------
+    def expect(self, m: int, told: tuple, depth: int, last) -> None:
+        """Note that move m, whose key `told` gave, is about to be made from this position, reached by `depth` steps
+        of the game's history, the last of them `last`: the next key, when the game has made m and nothing else
+        since, is taken from `told` instead of keying the piles m changed."""
+        self.expected = (m, told, depth, last)
+
+    def _take_expected(self, dirty) -> bool:
+        """Whether the game has made just the expected move since this key maker last keyed it (its history says
+        so: one step more, that move alone, after the same steps); if so, its key and parts are those `told` gave."""
+        m, told, depth, last = self.expected
+        self.expected = None
+        history = self.game.history
+        if len(history) != depth + 1 or (depth and history[-2] is not last):
+            return False
+        step = history[-1]
+        key, parts, piles, groups = told
+        if len(step) != 1 or step[0][0] != m or 3 * len(dirty) > len(piles):
+            return False
+        cards, pile_part = self.cards, self.pile_part
+        for i in range(0, len(piles), 3):
+            p = piles[i]
+            cards[p] = piles[i + 1]
+            pile_part[p] = piles[i + 2]
+        for i in range(0, len(groups), 2):
+            self.members[groups[i]] = groups[i + 1]
+        self.parts, self.last = parts, key
+        dirty.clear()
+        return True

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -46,6 +47,9 @@ class Amendment:
 
 
 _cache: "OrderedDict[str, object]" = OrderedDict()
+# The web server checks changes of several sessions on worker threads at once: a cache is read and trimmed under this
+# lock, so that one thread's eviction never removes the entry another has just found.
+_lock = threading.RLock()
 
 
 def data_key(data) -> str:
@@ -60,10 +64,11 @@ def compile_data(data: LDict, where: Pos | None = None):
     from kallisti.model.ruleset import Ruleset
 
     key = data_key(data)
-    rules = _cache.get(key)
-    if rules is not None:
-        _cache.move_to_end(key)
-        return rules
+    with _lock:
+        rules = _cache.get(key)
+        if rules is not None:
+            _cache.move_to_end(key)
+            return rules
     findings = schema_findings(data, "resolved", where or data.pos or Pos("<ruleset>"))
     if findings:
         raise KallistiError(findings)
@@ -75,16 +80,18 @@ def compile_data(data: LDict, where: Pos | None = None):
 def _remember(key: str, rules) -> None:
     """Keep a compiled ruleset, forgetting the least recently used ones past MAX_CACHED of them or MAX_CACHED_BYTES
     bytes of rule tables."""
-    _cache[key] = rules
-    kept = cached_bytes()
-    while len(_cache) > 1 and (len(_cache) > MAX_CACHED or kept > MAX_CACHED_BYTES):
-        kept -= _cache.popitem(last=False)[1].table_bytes()
+    with _lock:
+        _cache[key] = rules
+        kept = cached_bytes()
+        while len(_cache) > 1 and (len(_cache) > MAX_CACHED or kept > MAX_CACHED_BYTES):
+            kept -= _cache.popitem(last=False)[1].table_bytes()
 
 
 def cached_bytes() -> int:
     """The bytes of the rule tables of the compiled rulesets kept (at most MAX_CACHED_BYTES, unless the one
     compiled last holds more alone)."""
-    return sum(rules.table_bytes() for rules in _cache.values())
+    with _lock:
+        return sum(rules.table_bytes() for rules in _cache.values())
 
 
 def apply_all(base: LDict, patches: Sequence[dict]) -> LDict:
@@ -358,11 +365,15 @@ def trial_findings(rules, baseline, where: Pos, deals: int = TRIAL_DEALS, cap: i
 def _trial_outcome(rules, k: int, cap: int):
     """A trial deal's outcome, played once per distinct ruleset (a trial is a pure function of the rules)."""
     key = (data_key(rules.data), k, cap)
-    if key not in _trials:
-        _trials[key] = _trial_deal(rules, k, cap)
-        if len(_trials) > 4 * MAX_CACHED:
-            _trials.popitem(last=False)
-    return _trials[key]
+    with _lock:
+        outcome = _trials.get(key)
+    if outcome is None:
+        outcome = _trial_deal(rules, k, cap)  # played outside the lock: another session's check need not wait for it
+        with _lock:
+            _trials[key] = outcome
+            if len(_trials) > 4 * MAX_CACHED:
+                _trials.popitem(last=False)
+    return outcome
 
 
 def _trial_deal(rules, k: int, cap: int):

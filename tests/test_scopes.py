@@ -6,7 +6,6 @@ its own body only; and the type the compiler gives every part of an expression i
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from kallisti.interpreter import compiler as C
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
 from kallisti.model.ruleset import load_ruleset
+from harness import output_of, web_client
 
 AT = Pos("<test>", 1, 1)
 runner = CliRunner()
@@ -37,15 +37,6 @@ def refusal(rules, text: str, scope: dict):
     with pytest.raises(KallistiError) as caught:
         rules.compiler.compile(text, AT, scope, None)
     return caught.value.findings[0]
-
-
-def output(result) -> str:
-    text = result.output
-    try:
-        text += result.stderr
-    except (ValueError, AttributeError):
-        pass
-    return text
 
 
 # -- reserved names ------------------------------------------------------------------------------------------------
@@ -110,7 +101,7 @@ def test_a_variable_is_no_use_of_the_context_so_a_clause_over_a_written_list_is_
 ])
 def test_a_live_change_whose_variable_is_reserved_is_refused_and_play_goes_on(change, name):
     result = runner.invoke(app, ["play", "forty-thieves", "--seed", "1"], input=f"rule {change}\nq\n")
-    out = output(result)
+    out = output_of(result)
     assert result.exit_code == 4, out[-1500:]  # quit at `q`: not won, not lost, no traceback
     assert "Traceback" not in out and "WON" not in out
     column = 1 + change.index(f"({name} in") + 1
@@ -124,24 +115,13 @@ def test_a_ruleset_whose_variable_is_reserved_is_refused_at_the_variable(tmp_pat
     path.write_text("extends: forty-thieves\ngame: Confused\nchanges:\n  - forbid: piles.tableau.build\n    id: s\n"
                     '    expr: "any(top in tableau: top.size > 100)"\n', encoding="utf-8")
     result = runner.invoke(app, [command[0], str(path), *command[1:]], input="q\n")
-    out = output(result)
+    out = output_of(result)
     assert result.exit_code == 1 and "Traceback" not in out, out[-1500:]
     assert "confused.yaml:6:16: error reserved-variable:" in out
 
 
 def test_the_web_api_rule_check_refuses_a_reserved_variable_at_the_variable():
-    if os.environ.get("CI") != "true":
-        pytest.importorskip("starlette")
-        pytest.importorskip("httpx")
-    import warnings
-
-    with warnings.catch_warnings():  # Starlette's TestClient prefers the `httpx2` fork; `httpx` works the same
-        warnings.simplefilter("ignore")
-        from starlette.testclient import TestClient
-
-    from kallisti.web.api import create_app
-
-    with TestClient(create_app(), base_url="http://127.0.0.1") as client:
+    with web_client() as client:
         sid = client.post("/api/sessions", json={"game": "forty-thieves", "seed": 1}).json()["id"]
         before = client.get(f"/api/sessions/{sid}").json()
         for text in ("set win any(card in tableau: card.size >= 0)",

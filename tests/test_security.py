@@ -18,6 +18,7 @@ from kallisti.cli.app import app
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter import compiler as C
 from kallisti.model.ruleset import load_ruleset
+from harness import output_of
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "kallisti"
@@ -286,15 +287,6 @@ def expected(path: Path) -> tuple[int, int, str]:
     match = EXPECT.match(first)
     assert match, f"{path.name}: the first line must be `# expect: LINE:COLUMN CODE`"
     return int(match[1]), int(match[2]), match[3]
-
-
-def output_of(result) -> str:
-    text = result.output
-    try:
-        text += result.stderr
-    except (ValueError, AttributeError):
-        pass
-    return text
 
 
 def assert_refused(result, path: Path, exact: bool) -> None:

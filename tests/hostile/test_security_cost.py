@@ -8,7 +8,6 @@ and the web API's rule check, before a step of it is taken.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from kallisti.interpreter import compiler as C
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
 from kallisti.model.ruleset import load_ruleset
+from harness import output_of, web_client
 
 HOSTILE = Path(__file__).parent
 AT = Pos("<test>", 1, 1)
@@ -295,22 +295,13 @@ def four_deep(tmp_path: Path, where: str = "win") -> Path:
     return path
 
 
-def output(result) -> str:
-    text = result.output
-    try:
-        text += result.stderr
-    except (ValueError, AttributeError):
-        pass
-    return text
-
-
 @pytest.mark.parametrize("where, at", [("win", "3:7"), ("build", "6:42")])
 @pytest.mark.parametrize("command", [["validate"], ["check", "--deals", "1"], ["play", "--seed", "1"],
                                      ["simulate", "--deals", "1"]])
 def test_the_cli_refuses_four_nested_counts_within_a_bounded_number_of_steps(tmp_path, meter, command, where, at):
     path = four_deep(tmp_path, where)
     result = runner.invoke(app, [command[0], str(path), *command[1:]], input="q\n")
-    out = output(result)
+    out = output_of(result)
     assert result.exit_code == 1 and "Traceback" not in out, out[-2000:]
     assert f"four-deep.yaml:{at}: error expr-too-costly:" in out, out[-2000:]
     assert meter() <= C.MAX_LOAD_STEPS  # the rest of Forty Thieves loaded, and not one evaluation of the four counts
@@ -320,7 +311,7 @@ def test_the_cli_refuses_four_nested_counts_within_a_bounded_number_of_steps(tmp
                                     f"set score {FOUR.removesuffix(' > 0')}"])
 def test_a_live_rule_change_of_four_nested_counts_is_refused_and_play_goes_on(meter, change):
     result = runner.invoke(app, ["play", "forty-thieves", "--seed", "1"], input=f"rule {change}\nmoves\nq\n")
-    out = output(result)
+    out = output_of(result)
     assert result.exit_code == 4 and "Traceback" not in out, out[-2000:]  # quit at `q`: the session went on
     assert "change refused" in out and "error expr-too-costly:" in out
     assert f"<change>:1:{1 + change.index('count(')}:" in out
@@ -328,18 +319,7 @@ def test_a_live_rule_change_of_four_nested_counts_is_refused_and_play_goes_on(me
 
 
 def test_the_web_api_rule_check_refuses_four_nested_counts_at_the_count():
-    if os.environ.get("CI") != "true":
-        pytest.importorskip("starlette")
-        pytest.importorskip("httpx")
-    import warnings
-
-    with warnings.catch_warnings():  # Starlette's TestClient prefers the `httpx2` fork; `httpx` works the same
-        warnings.simplefilter("ignore")
-        from starlette.testclient import TestClient
-
-    from kallisti.web.api import create_app
-
-    with TestClient(create_app(), base_url="http://127.0.0.1") as client:
+    with web_client() as client:
         created = client.post("/api/sessions", json={"game": "forty-thieves", "seed": 1})
         assert created.status_code == 201, created.text
         sid = created.json()["id"]

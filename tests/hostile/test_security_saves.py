@@ -21,6 +21,7 @@ from kallisti.interpreter.notation import describe
 from kallisti.interpreter.save import (MAX_SAVE_CHANGES, MAX_SAVE_EVENTS, game_to_data, load_game, load_saved,
                                        match_to_data, save_game, save_text)
 from kallisti.model.ruleset import load_ruleset
+from harness import output_of, web_client
 
 runner = CliRunner()
 SEED = 3
@@ -36,15 +37,6 @@ HOSTILE_WORDS = ["\x1b]0;pwned\x07", "\x1bc", "\x1b]52;c;cHduZWQ=\x07", "\x1bP1$
 @pytest.fixture(scope="module")
 def forty():
     return load_ruleset("forty-thieves")
-
-
-def output_of(result) -> str:
-    text = result.output
-    try:
-        text += result.stderr
-    except (ValueError, AttributeError):
-        pass
-    return text
 
 
 def assert_clean(text: str) -> None:
@@ -418,16 +410,7 @@ def test_command_line_words_are_never_echoed_raw(args):
 
 
 def test_the_web_api_error_messages_echo_no_escape():
-    pytest.importorskip("starlette")
-    pytest.importorskip("httpx")
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from starlette.testclient import TestClient
-    from kallisti.web.api import create_app
-
-    with TestClient(create_app(), base_url="http://127.0.0.1") as client:
+    with web_client() as client:
         answers = [client.post("/api/sessions", json={"game": HOSTILE_WORDS[0]}),
                    client.post("/api/sessions", json={"game": "discordian", "players": ["ann" + HOSTILE_WORDS[1], "bot"]})]
         sid = client.post("/api/sessions", json={"game": "forty-thieves", "seed": 1}).json()["id"]
@@ -440,17 +423,8 @@ def test_the_web_api_error_messages_echo_no_escape():
 
 def test_the_web_api_takes_no_rule_change_beyond_what_a_save_holds(monkeypatch):
     # Its sessions are saved when closed to make room: a game it could not save again would be lost.
-    pytest.importorskip("starlette")
-    pytest.importorskip("httpx")
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from starlette.testclient import TestClient
-    from kallisti.web.api import create_app
-
     monkeypatch.setattr(saves, "MAX_SAVE_CHANGES", 1)
-    with TestClient(create_app(), base_url="http://127.0.0.1") as client:
+    with web_client() as client:
         sid = client.post("/api/sessions", json={"game": "forty-thieves", "seed": 1}).json()["id"]
         assert client.post(f"/api/sessions/{sid}/rule", json={"text": 'set game "One"'}).status_code == 200
         refused = client.post(f"/api/sessions/{sid}/rule", json={"text": 'set game "Two"'})

@@ -310,7 +310,7 @@ class _Estimate:
 
     def _above_next(self) -> int:
         """The cards lying above the cards home could take next: per kind some home pile's build (or `empty`) table
-        lets on it now, the fewest cards above one card of that kind, in the piles outside home and the stocks."""
+        lets on it now, the fewest cards above one card of that kind, in the piles that are neither home nor a stock."""
         game = self.game
         piles, kind = game.state.piles, game.kind
         need: set = set()

@@ -42,6 +42,29 @@ def _judges_cards_alone(rule) -> bool:
     return all(not (clause.uses & _POSITIONAL) for clause in rule.clauses)
 
 
+def _count_gate(rule, most: int) -> bytes | None:
+    """Per count of cards n (0 to `most`): 0 when the clauses that `Rule.allows` runs first and that read `count`
+    alone refuse n cards, so that the rule refuses any n cards without running another clause; else 1 (also when
+    they fail: the rule is then judged as always, its failure noted). None when no such clause comes first."""
+    if rule.always or rule.never:
+        return None
+    leading = []
+    for clause in rule.residual:
+        if not clause.uses <= {"count"}:
+            break
+        leading.append(clause)
+    if not leading:
+        return None
+    ctx, gate = Ctx(), bytearray(most + 1)
+    for n in range(most + 1):
+        ctx.count = n
+        try:
+            gate[n] = all(clause.holds(ctx) for clause in leading)
+        except RuleRuntimeError:
+            gate[n] = 1
+    return bytes(gate)
+
+
 def require_piles(rules) -> None:
     """Refuse, with a pointer to `kallisti hand`, a ruleset that has no piles to play on (it only scores hands)."""
     if rules.pile_count == 0:
@@ -148,7 +171,8 @@ class Game:
                      "flip", "simple_sources", "run_sources", "kind", "gname", "stock_piles", "top_up_of", "any_hand",
                      "refill_of", "accepts_on_top", "space_kinds_of", "open_of", "discard_sources", "discard_dest", "discard_base", "window_span",
                      "stock_info", "plain_moves", "deal_to", "diverts", "source_slot", "accepts_by_kind",
-                     "win_sees", "plain_deals", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key")
+                     "win_sees", "plain_deals", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key", "empty_gates",
+                     "window_gates")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -260,6 +284,10 @@ class Game:
         self.empty_memos = [{} if _judges_cards_alone(g.empty) else None for g in groups]
         self.cards_key = bytes if self.deck.size <= 256 else tuple  # a memo's key for cards: bytes while ids fit one
         self.window_memos = [{} if _judges_cards_alone(rule) else None for _, rule, _ in self.discard_sources]
+        # And per group and per discard source, which counts of cards the rule's leading `count` clauses let through
+        # (`_count_gate`): most runs and windows are refused by count alone (a whole suit is 13 cards).
+        self.empty_gates = [_count_gate(g.empty, self.deck.size) for g in groups]
+        self.window_gates = [_count_gate(rule, self.deck.size) for _, rule, _ in self.discard_sources]
         # Whether every card move is one top card onto a pile the index alone judges (no runs, windows, clauses
         # beyond the tables, hands or refills): then `playout` may make moves inline, without undo records.
         self.plain_moves = not (self.run_sources or self.discard_sources or self.general_targets or self.has_checked
@@ -475,6 +503,9 @@ class Game:
                             empties = self.empties[tg]
                             if not empties:
                                 continue
+                            gate = self.empty_gates[tg]
+                            if gate is not None and not gate[n]:
+                                continue  # refused for its count alone, as `_general_empties` finds it
                             memo = self.empty_memos[tg]  # `_general_empties` when the verdict on these cards is known
                             ok = memo.get(self.cards_key(pile[-n:])) if memo is not None else None
                             if ok is None:
@@ -491,13 +522,15 @@ class Game:
         """Every window of adjacent face-up cards some pile's discard rule lets go (lengths 1 up to the pile)."""
         piles, down, ctx = self.state.piles, self.state.down, self.ctx
         base, span = self.discard_base, self.window_span
-        for (p, rule, _), memo in zip(self.discard_sources, self.window_memos):
+        for (p, rule, _), memo, gate in zip(self.discard_sources, self.window_memos, self.window_gates):
             pile = piles[p]
             ctx.pile = p
             if memo is not None:  # the verdict on each window's cards is known, or worked out once
                 row = self.cards_key(pile)
                 for start in range(down[p], len(pile)):
                     for end in range(start + 1, len(pile) + 1):
+                        if gate is not None and not gate[end - start]:
+                            continue  # refused for its count alone
                         ok = memo.get(key := row[start:end])
                         if ok is None:
                             ok = self._judge_cards(memo, key, rule, ctx, pile[start:end])

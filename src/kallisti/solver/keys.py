@@ -18,6 +18,11 @@ from bisect import insort
 
 _BYTE = [bytes((i,)) for i in range(256)]
 PILE_SEP, GROUP_SEP = b"\xff", b"\xfe"  # a kind is below 250, so neither separator is ever a card
+# What an entry of the undo log (`PositionKeys.log`, three items an entry) changed: a pile (its index, its cards and
+# part as they were), an alike group (-1 - its index, its piles' parts as they were, None), the parts and the key
+# (WHOLE, as they were), or every pile, keyed afresh (REBUILT: nothing before it can be taken back).
+WHOLE, REBUILT = -(1 << 30), -(1 << 31)
+LOG_LIMIT = 3 << 16  # log items kept; beyond, the log is emptied, and a mark from before that is no mark (see `floor`)
 
 
 class PositionKeys:
@@ -46,7 +51,8 @@ class PositionKeys:
             for p in piles:
                 self.group_of[p] = gi
         self.alike = [self.groups[gi][1] for gi in self.group_of]
-        self.where = [(gi, self.groups[gi][1], self.groups[gi][2]) for gi in self.group_of]  # per pile: group, alike, part
+        # Per pile: its group, whether alike, the place of the group's part.
+        self.where = [(gi, self.groups[gi][1], self.groups[gi][2]) for gi in self.group_of]
         self.down = game.state.down  # the game's lists, changed in place
         # The places in `parts` of the cards of the groups the win needs every card in (see `home_part`), and
         # whether each writes its piles alike (sorted, each with its face-down count) or in place.
@@ -54,10 +60,15 @@ class PositionKeys:
         self.home_at = [self.groups[gi][2] for gi in home_groups]
         self.home_tag = bytes(int(self.groups[gi][1]) for gi in home_groups)
         self.cards: list[bytes] = [b""] * game.P  # per pile: its cards as kinds
-        self.pile_part: list[bytes] = [b""] * game.P  # per pile: its part of its group's (with its face-down count when alike)
+        # Per pile: its share of its group's part (its kinds, and its face-down count when the piles are alike).
+        self.pile_part: list[bytes] = [b""] * game.P
         self.members: list[list[bytes]] = [[] for _ in groups]  # per alike group: its piles' parts, sorted
         self.last: bytes | None = None
         self.expected: tuple | None = None  # a move about to be made, with what `told` said of the key it leads to
+        # What was changed in the lists above, so that `restore` can take it back (see WHOLE): the parts lists are
+        # replaced, never changed in place, so an entry keeps the list it replaced.
+        self.log: list = []
+        self.floor = 0  # the log items emptied before those in `log` (a mark counts them)
         # `after_move` can tell the key a move leads to when the step is the move alone (no automatic move after it,
         # no hand whose faces the engine sets) and the key is bytes; the deals it tells: from a stock pile, one card
         # to each of distinct piles, none diverted.
@@ -75,20 +86,27 @@ class PositionKeys:
         if self.table is None:  # card ids beyond a byte: the exact state
             return game.state.key()
         dirty = game.dirty
+        if len(self.log) > LOG_LIMIT:  # a search that never comes back (a beam's) leaves no more than this behind
+            self.floor += len(self.log)
+            self.log.clear()
         if game.key_owner is not self:
             game.key_owner = self
             dirty.clear()
             self.expected = None
+            self.log += (REBUILT, None, None)
+            self.parts = self.parts[:]
             self._rebuild()
         elif dirty:
             if self.expected is not None and self._take_expected(dirty):
                 return self.last
+            self.log += (WHOLE, self.parts, self.last)
+            self.parts = self.parts[:]
             self._update(dirty)
             dirty.clear()
         elif self.last is not None and not self.varying:
             return self.last
         if self.varying:
-            self.parts[0] = self._redeals()
+            self.parts[0] = self._redeals()  # in place: it changes with the piles alone (a redeal re-files them all)
         self.last = key = GROUP_SEP.join(self.parts)
         return key
 
@@ -97,16 +115,19 @@ class PositionKeys:
         st = self.game.state
         piles, down, table = st.piles, st.down, self.table
         cards, pile_part, alike, group_of, parts = self.cards, self.pile_part, self.alike, self.group_of, self.parts
+        log = self.log
         others = None  # groups of piles not alike, whose parts are written again once each
         for p in dirty:
             gi = group_of[p]
+            log += (p, cards[p], pile_part[p])
             cards[p] = kinds = bytes(piles[p]).translate(table)
             if alike[p]:
                 new = kinds + _BYTE[down[p]]
                 old = pile_part[p]
                 if new != old:
                     pile_part[p] = new
-                    self.members[gi] = group = self.members[gi][:]  # a new list: a `saved` one stays as it was
+                    log += (-1 - gi, self.members[gi], None)
+                    self.members[gi] = group = self.members[gi][:]  # a new list: the log keeps the one it was
                     group.remove(old)
                     insort(group, new)
                     parts[self.groups[gi][2]] = PILE_SEP.join(group)
@@ -153,19 +174,43 @@ class PositionKeys:
         return self.home_tag + GROUP_SEP.join([self.parts[at] for at in self.home_at])
 
     # -- coming back to a position -------------------------------------------------------------
-    def saved(self) -> tuple | None:
-        """What `restore` needs to come back to this position's key without keying a pile again, or None when
-        the parts are not this position's (piles changed since the last key, or another maker keyed the game)."""
+    def saved(self) -> int | None:
+        """A mark for `restore` to come back to this position's key without keying a pile again, or None when the
+        parts are not this position's (piles changed since the last key, or another maker keyed the game)."""
         game = self.game
         if game.key_owner is not self or game.dirty or self.last is None:
             return None
-        return self.parts[:], self.cards[:], self.pile_part[:], self.members[:], self.last
+        return self.floor + len(self.log)
 
-    def restore(self, saved: tuple) -> None:
-        """Take up the parts `saved` kept, for a game that is back in the position they were saved in (moves made
-        and taken back since): the piles it re-filed meanwhile are as they were then."""
+    def restore(self, mark: int) -> None:
+        """Take back what was changed since `mark` (from `saved`), for a game that is back in the position it was
+        saved in (moves made and taken back since): the piles it re-filed meanwhile are as they were then. When the
+        piles were all keyed afresh since, the next key is built afresh too."""
+        log = self.log
+        mark -= self.floor
+        if mark < 0:  # what was changed since was forgotten: the next key is built afresh
+            self.floor += len(log)
+            log.clear()
+            if self.game.key_owner is self:
+                self.game.key_owner = None
+            return
+        cards, pile_part, members = self.cards, self.pile_part, self.members
+        while len(log) > mark:
+            what, was, part = log[-3], log[-2], log[-1]
+            del log[-3:]
+            if what >= 0:
+                cards[what] = was
+                pile_part[what] = part
+            elif what == WHOLE:
+                self.parts, self.last = was, part
+            elif what == REBUILT:  # the parts of the position at the mark are gone: the next key is built afresh
+                del log[mark:]
+                if self.game.key_owner is self:
+                    self.game.key_owner = None
+                return
+            else:
+                members[-1 - what] = was
         if self.game.key_owner is self:
-            self.parts, self.cards, self.pile_part, self.members, self.last = saved
             self.game.dirty.clear()
             self.expected = None
 
@@ -347,13 +392,17 @@ class PositionKeys:
         key, parts, piles, groups = told
         if len(step) != 1 or step[0][0] != m or 3 * len(dirty) > len(piles):
             return False
-        cards, pile_part = self.cards, self.pile_part
+        cards, pile_part, members, log = self.cards, self.pile_part, self.members, self.log
+        log += (WHOLE, self.parts, self.last)
         for i in range(0, len(piles), 3):
             p = piles[i]
+            log += (p, cards[p], pile_part[p])
             cards[p] = piles[i + 1]
             pile_part[p] = piles[i + 2]
         for i in range(0, len(groups), 2):
-            self.members[groups[i]] = groups[i + 1]
+            gi = groups[i]
+            log += (-1 - gi, members[gi], None)
+            members[gi] = groups[i + 1]
         self.parts, self.last = parts, key
         dirty.clear()
         return True

@@ -108,7 +108,8 @@ class _Search:
     def __init__(self, game: Game, options: SearchOptions):
         self.game, self.options = game, options
         self.shape = _shape(game.rules, options)
-        self.keys = PositionKeys(game, self.shape.groups, self.shape.kind_table, self.shape.redeal_caps, self.shape.home)
+        self.keys = PositionKeys(game, self.shape.groups, self.shape.kind_table, self.shape.redeal_caps,
+                                 self.shape.home)
         self.seen: set = set()
         self.states = 0
         self.pause = float("inf")  # the count of positions at which `walk` yields to its caller
@@ -224,6 +225,7 @@ class _Search:
         return self._given(moves)
 
     def _given(self, moves: list[int]):
+        """`moves` as `_children` gives them: passing over those already searched when their keys can be told."""
         if self.keys.predicts and self.game.rules.win_sizes is not None:
             return self._unsearched(moves)
         return iter(moves)
@@ -237,12 +239,14 @@ class _Search:
         history = game.history
         depth = len(history)
         last = history[-1] if depth else None  # the step that led here: the way to know the game is back here
-        told_of, pass_over = keys.told, game.pass_over
-        for i, m in enumerate(moves):
-            told = told_of(m)
+        # (No iterator, bound method or other container is kept across the yield but what must be: the search
+        # keeps one of these for every step of its line, and the garbage collector goes through each.)
+        for i in range(len(moves)):
+            m = moves[i]
+            told = keys.told(m)
             if told is not None:
                 if told[0] in seen:
-                    pass_over(m)
+                    game.pass_over(m)
                     continue
                 keys.expect(m, told, depth, last)  # the position it leads to is keyed as told
                 told = None  # (kept by `keys` alone, until taken: a search deep in a line keeps little per step)

@@ -16,14 +16,15 @@ from typer.testing import CliRunner
 
 from kallisti.cli.app import app
 from kallisti.model.ruleset import load_ruleset
+from kallisti.solver.dead import DeadCards
 from kallisti.solver.safe import SafeMoves
 from kallisti.solver.solve import NO_WIN, UNKNOWN, WON, SearchOptions, solve
 from small_decks import cut_down
 
-PLAIN = SearchOptions(states=80_000, symmetry=False, safe_moves=False, search="depth-first")
-FULL = SearchOptions(states=80_000)
+PLAIN = SearchOptions(states=80_000, symmetry=False, safe_moves=False, loss_proofs=False, search="depth-first")
+FULL = SearchOptions(states=80_000, loss_proofs=True)
 # Every search with every technique on: the portfolio (FULL), and each of its two searches alone.
-ALONE = [SearchOptions(states=80_000, search=search) for search in ("depth-first", "best-first")]
+ALONE = [SearchOptions(states=80_000, search=search, loss_proofs=True) for search in ("depth-first", "best-first")]
 
 # (games, ranks, packs, suits, rows, piles, seeds): each cut-down game is searched on every seed.
 SOUNDNESS = [
@@ -96,10 +97,14 @@ GENERATED = {
                  tableau="down alternate colour", space="any", take_run="any run", sequence="down alternate colour",
                  stock="waste"),
     "redeal-by-twos": dict(ranks=5, suits=2, fans=3, rows=2, tableau="down in suit", stock="redeal"),
+    # No spaces: cards beneath cards that can never leave, which the loss proofs find (solver/dead.py).
+    "no-spaces-down-in-suit": dict(ranks=4, suits=2, fans=4, rows=2, tableau="down in suit"),
+    "two-packs-no-spaces": dict(packs=2, ranks=3, suits=2, fans=3, rows=2, tableau="down in suit", stock="waste"),
 }
 GENERATED_SEEDS = range(1, 21)
 generated_verdicts: dict[str, list[str]] = {}
 safe_moves_played: dict[str, int] = {}
+losses_proved: dict[str, int] = {}
 
 
 def generated(folder, name, *, ranks, suits, packs=1, count=None, build="up in suit", empty="first rank", take="none",
@@ -140,7 +145,16 @@ def test_on_generated_rulesets_every_technique_leaves_the_verdict_of_a_plain_sea
         played.append(move is not None)
         return move
 
+    proved = []
+    lost = DeadCards.lost
+
+    def proof_counted(self, game):
+        found = lost(self, game)
+        proved.append(found)
+        return found
+
     monkeypatch.setattr(SafeMoves, "pick", counted)
+    monkeypatch.setattr(DeadCards, "lost", proof_counted)
     full = [solve(rules, seed, FULL).verdict for seed in GENERATED_SEEDS]
     assert UNKNOWN not in plain, "the plain search must finish for the comparison to mean anything"
     assert full == plain
@@ -148,6 +162,7 @@ def test_on_generated_rulesets_every_technique_leaves_the_verdict_of_a_plain_sea
         assert [solve(rules, seed, options).verdict for seed in GENERATED_SEEDS] == plain, options.search
     generated_verdicts[case] = plain
     safe_moves_played[case] = sum(played)
+    losses_proved[case] = sum(proved)
 
 
 def test_the_generated_deals_hold_wins_and_losses_and_safe_moves_played():
@@ -160,6 +175,8 @@ def test_the_generated_deals_hold_wins_and_losses_and_safe_moves_played():
     assert safe_moves_played["two-packs-tableau-takes-nothing"] and safe_moves_played["up-or-down-wrap"]
     assert not safe_moves_played["foundation-gives-back"]  # cards may leave its foundations: no move home is safe
     assert not safe_moves_played["deal-only-without-spaces"]  # a card leaving the tableau may forbid a deal
+    assert sum(1 for n in losses_proved.values() if n) >= 5, losses_proved
+    assert losses_proved["no-spaces-down-in-suit"] and losses_proved["two-packs-up-or-down"]  # one pack and two
 
 
 def test_a_won_line_replays_to_a_win_in_play():

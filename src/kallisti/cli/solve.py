@@ -59,6 +59,9 @@ def solve(
                                   help="Treat twin cards and piles the rules treat alike as interchangeable."),
     safe_moves: bool = typer.Option(True, "--safe-moves/--no-safe-moves",
                                     help="Play moves the rules make provably safe without trying the others."),
+    loss_proofs: bool | None = typer.Option(None, "--loss-proofs/--no-loss-proofs", show_default=False,
+                                            help="Search no further from a position where some card can provably "
+                                                 "never leave its pile (by default, where no space takes every card)."),
     search: Search = typer.Option(Search.portfolio, "--search",
                                   help="portfolio (the depth-first and best-first searches in turn, one budget), "
                                        "depth-first or best-first alone: each proves losses, only their cost differs."),
@@ -84,7 +87,7 @@ def solve(
         typer.echo(f"{rules.name} is played by several players; `solve` searches patiences played alone", err=True)
         raise typer.Exit(2)
     options = SearchOptions(states=states, seconds=seconds, symmetry=symmetry, safe_moves=safe_moves, memory=memory,
-                            search=search.value)
+                            search=search.value, loss_proofs=loss_proofs)
     if deal is None:
         start = Game(rules, seed=seed)
     else:

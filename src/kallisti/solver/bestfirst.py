@@ -38,7 +38,7 @@ class BestFirst(_Beam):
         self.seen.add(self.dfs._key())
         root = _Node(self._snapshot(), None, None, self.estimate())
         waiting = [(-root.estimate, 0, root, None)]  # (-estimate, order found, parent, move from the parent)
-        safe_rule = self.dfs.shape.safe
+        safe_rule, dead = self.dfs.shape.safe, self.dfs.shape.dead
         here = None  # the node whose position the game holds, when it holds one
         while waiting:
             negative, _, parent, move = heapq.heappop(waiting)
@@ -51,7 +51,7 @@ class BestFirst(_Beam):
                 node = _Node(self._snapshot(), parent, move, -negative)
             here = node
             moves = game.legal_moves()
-            if game.status(moves).outcome != "playing":
+            if game.status(moves).outcome != "playing" or dead is not None and dead.lost(game):
                 continue
             safe = safe_rule.pick(game, moves) if safe_rule is not None else None
             for m in [safe] if safe is not None else sorted(moves):

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.notation import describe
 from kallisti.model.reach import win_shape
+from kallisti.solver.dead import DeadCards
 from kallisti.solver.keys import PositionKeys
 from kallisti.solver.safe import SafeMoves
 from kallisti.solver.strategies import move_score
@@ -36,6 +37,7 @@ WON, NO_WIN, UNKNOWN = "won", "no win", "unknown"
 DEFAULT_STATES = 200_000
 MAX_TABLE = 2_000_000  # positions the transposition table keeps; beyond it, the search stops as unknown
 _safe_rules: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # ruleset -> its SafeMoves, or None
+_dead_rules: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # ruleset -> its DeadCards, or None
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,9 @@ class SearchOptions:
     seconds: float | None = None
     symmetry: bool = True
     safe_moves: bool = True
+    # Positions where a card can never leave its pile are known lost (solver/dead.py). None: where it pays, that is
+    # where no space takes every card (docs/solver.md, "Loss proofs"); True or False: always or never.
+    loss_proofs: bool | None = None
     memory: int = MAX_TABLE
     search: str = "portfolio"  # one of SEARCHES: how the positions are searched
 
@@ -80,6 +85,7 @@ class _Shape:
     groups: list[tuple[range, bool]]  # each group's piles, and whether they are interchangeable
     kind_table: bytes | None  # card id -> kind, as a bytes.translate table; None if ids exceed a byte
     safe: SafeMoves | None = None  # the safe-move rule, when the ruleset allows one and the options use it
+    dead: DeadCards | None = None  # the loss proof, when the ruleset allows one and the options use it
     home: frozenset = frozenset()  # pile indexes of the groups the win needs every card in (the beam's estimate)
     home_groups: frozenset = frozenset()
     redeal_caps: list = field(default_factory=list)  # (group, the count of redeals beyond which it no longer matters)
@@ -112,6 +118,7 @@ class _Search:
                                  self.shape.home)
         self.seen: set = set()
         self.states = 0
+        self.proved_lost = 0  # positions the loss proof cut (solver/dead.py)
         self.pause = float("inf")  # the count of positions at which `walk` yields to its caller
         self.deadline = None if options.seconds is None else time.monotonic() + options.seconds
 
@@ -197,6 +204,10 @@ class _Search:
         self._moves = moves = game.legal_moves()
         # `game.status(moves)`, whose win was judged above: asked only when a loss may be declared.
         if (not moves or game.rules.lose or game.redeal_positions) and game.status(moves).outcome != "playing":
+            return None
+        dead = self.shape.dead
+        if dead is not None and dead.lost(game):
+            self.proved_lost += 1
             return None
         return False
 
@@ -297,6 +308,9 @@ def _shape(rules, options: SearchOptions) -> _Shape:
         shape.home_groups = frozenset(win.everything_on)
         shape.home = frozenset(p for name in win.everything_on for p in rules.groups[name].piles)
         shape.safe = safe_moves_of(rules)
+    if options.loss_proofs is not False:
+        dead = dead_cards_of(rules)
+        shape.dead = dead if options.loss_proofs or dead is None or dead.pays else None
     return shape
 
 
@@ -305,6 +319,13 @@ def safe_moves_of(rules) -> SafeMoves | None:
     if rules not in _safe_rules:
         _safe_rules[rules] = SafeMoves.of(rules)[0]
     return _safe_rules[rules]
+
+
+def dead_cards_of(rules) -> DeadCards | None:
+    """The ruleset's loss proof (worked out once per ruleset), or None when its win allows none."""
+    if rules not in _dead_rules:
+        _dead_rules[rules] = DeadCards.of(rules)
+    return _dead_rules[rules]
 
 
 def _redeals_that_matter(group) -> int | float:

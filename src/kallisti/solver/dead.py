@@ -34,7 +34,7 @@ class DeadCards:
         every = 0
         for k in self.kinds:
             every |= 1 << k
-        drained = _drained(rules)
+        drained = drained_groups(rules)
         # Per group (by index): whether its piles give up their top card alone and only by a move (else every card
         # in it counts as one that may leave), the kinds that may leave it, its empty rule's kinds, and per top kind
         # the kinds its build rule admits onto it; all as bit masks of kinds.
@@ -178,7 +178,7 @@ class DeadCards:
         return found
 
 
-def _drained(rules) -> set[str]:
+def drained_groups(rules) -> set[str]:
     """The groups that cards leave by a route other than a player's move of their top card: a stock's turn, a
     discard, a refill's source and a redeal's gathering (a card may leave those from anywhere in the pile)."""
     out = set()

@@ -2,7 +2,9 @@
 
 The key (docs/solver.md, "Canonical key") is bytes: the redeals that matter, then each group in turn, its piles'
 cards written as kinds (so twin cards are alike), with each pile's face-down count; the piles of a group the rules
-treat alike are sorted, so that the order in which they were filled does not count. A move changes two piles, so
+treat alike are sorted, so that the order in which they were filled does not count; a sealed pile (`sealed_piles`:
+no card leaves it, and no rule reads the order of its cards below the top) is written as its cards sorted, then its
+top card. A move changes two piles, so
 the key is not rebuilt from every pile at each position: the game notes the piles it re-files (`Game.dirty`, filled
 by `_refresh`, which every move, deal, redeal and undo calls for each pile it changes), and only those are keyed
 again. The bytes are those a key built from every pile would have.
@@ -15,6 +17,9 @@ does make a move whose key was told, the key of the position reached is taken as
 from __future__ import annotations
 
 from bisect import insort
+
+from kallisti.errors import KallistiError, Pos
+from kallisti.grammar.expressions import Attr, Name, Quant, parse_expression
 
 _BYTE = [bytes((i,)) for i in range(256)]
 PILE_SEP, GROUP_SEP = b"\xff", b"\xfe"  # a kind is below 250, so neither separator is ever a card
@@ -34,8 +39,12 @@ class PositionKeys:
     """
 
     def __init__(self, game, groups: list[tuple[range, bool]], kind_table: bytes | None, redeal_caps: list,
-                 home: frozenset = frozenset()):
+                 home: frozenset = frozenset(), sealed: frozenset = frozenset()):
         self.game = game
+        # Per pile: whether it is sealed (no card leaves it, and the rules read of it only its top card, its size and
+        # which cards it holds; `sealed_groups`): it is written as its cards in sorted order, then its top card, so
+        # that the orders in which the same cards reached it are one position.
+        self.sealed = [p in sealed for p in range(game.P)]
         self.table = kind_table
         # Redeals done count only while some are left (with unlimited redeals, not at all), unless a redeal shuffles:
         # each shuffle of a deal is different. A group whose cap is 0 always writes "0".
@@ -115,12 +124,14 @@ class PositionKeys:
         st = self.game.state
         piles, down, table = st.piles, st.down, self.table
         cards, pile_part, alike, group_of, parts = self.cards, self.pile_part, self.alike, self.group_of, self.parts
-        log = self.log
+        log, sealed = self.log, self.sealed
         others = None  # groups of piles not alike, whose parts are written again once each
         for p in dirty:
             gi = group_of[p]
             log += (p, cards[p], pile_part[p])
             cards[p] = kinds = bytes(piles[p]).translate(table)
+            if sealed[p]:
+                kinds = _sealed(kinds)
             if alike[p]:
                 new = kinds + _BYTE[down[p]]
                 old = pile_part[p]
@@ -144,7 +155,7 @@ class PositionKeys:
     def _write_group(self, gi: int) -> None:
         """The parts of a group whose piles are not alike: its piles' kinds in place, then their face-down counts."""
         pile_range, _, at = self.groups[gi]
-        self.parts[at] = PILE_SEP.join(self.cards[pile_range.start:pile_range.stop])
+        self.parts[at] = PILE_SEP.join(self.pile_part[pile_range.start:pile_range.stop])
         self.parts[at + 1] = bytes(self.game.state.down[pile_range.start:pile_range.stop])
 
     def _rebuild(self) -> None:
@@ -154,6 +165,8 @@ class PositionKeys:
         for gi, (pile_range, alike, at) in enumerate(self.groups):
             for p in pile_range:
                 self.cards[p] = self.pile_part[p] = bytes(piles[p]).translate(table)
+                if self.sealed[p]:
+                    self.pile_part[p] = _sealed(self.cards[p])
             if alike:  # each pile with its face-down count, sorted
                 for p in pile_range:
                     self.pile_part[p] += _BYTE[down[p]]
@@ -278,8 +291,10 @@ class PositionKeys:
         down = self.down
         gs, alike_s, at_s = self.where[src]
         gd, alike_d, at_d = self.where[dst]
-        src_part = src_kinds + _BYTE[src_down] if alike_s else src_kinds
-        dst_part = dst_kinds + _BYTE[down[dst]] if alike_d else dst_kinds
+        src_shown = _sealed(src_kinds) if self.sealed[src] else src_kinds
+        dst_shown = _sealed(dst_kinds) if self.sealed[dst] else dst_kinds
+        src_part = src_shown + _BYTE[src_down] if alike_s else src_shown
+        dst_part = dst_shown + _BYTE[down[dst]] if alike_d else dst_shown
         piles = (src, src_kinds, src_part, dst, dst_kinds, dst_part)
         pile_part = self.pile_part
         if gs == gd:
@@ -293,8 +308,8 @@ class PositionKeys:
                 return GROUP_SEP.join(out), out, piles, (gs, group)
             pile_range = self.groups[gs][0]
             start, stop = pile_range.start, pile_range.stop
-            row = self.cards[start:stop]
-            row[src - start], row[dst - start] = src_kinds, dst_kinds
+            row = self.pile_part[start:stop]
+            row[src - start], row[dst - start] = src_part, dst_part
             out[at_s] = PILE_SEP.join(row)
             if src_down != down[src]:
                 counts = down[start:stop]
@@ -331,7 +346,7 @@ class PositionKeys:
             if d != self.down[p]:
                 out[at + 1] = _BYTE[d]
             return
-        row = self.cards[start:stop]
+        row = self.pile_part[start:stop]
         row[p - start] = kinds
         out[at] = PILE_SEP.join(row)
         if d != self.down[p]:
@@ -346,7 +361,8 @@ class PositionKeys:
         touched: dict[int, list] = {}
         piles = []
         for p, kinds, d in changes:
-            part = kinds + _BYTE[d] if self.alike[p] else kinds
+            shown = _sealed(kinds) if self.sealed[p] else kinds
+            part = shown + _BYTE[d] if self.alike[p] else shown
             piles += (p, kinds, part)
             touched.setdefault(self.group_of[p], []).append((p, kinds, part, d))
         groups = []
@@ -361,9 +377,9 @@ class PositionKeys:
                 groups += (gi, group)
                 continue
             start, stop = pile_range.start, pile_range.stop
-            row, counts = self.cards[start:stop], None
-            for p, kinds, _, d in items:
-                row[p - start] = kinds
+            row, counts = self.pile_part[start:stop], None
+            for p, _, part, d in items:
+                row[p - start] = part
                 if d != down[p]:
                     if counts is None:
                         counts = down[start:stop]
@@ -406,3 +422,99 @@ class PositionKeys:
         self.parts, self.last = parts, key
         dirty.clear()
         return True
+
+
+def _sealed(kinds: bytes) -> bytes:
+    """A sealed pile as the key writes it: its cards' kinds in sorted order, then its top card's (nothing when empty);
+    the last byte is the top, the rest the cards, so two piles written alike hold the same cards under the same top."""
+    return bytes(sorted(kinds)) + kinds[-1:] if kinds else kinds
+
+
+# What a rule may read of a sealed pile (or of its group) and still leave the order of its cards below the top
+# unread; a quantifier over its cards reads which cards it holds, which the key keeps.
+ORDERLESS = frozenset({"size", "empty", "count", "top"})
+PROSE = frozenset({"description", "game", "explain", "because", "why", "message", "note", "notes", "name", "title"})
+
+
+def sealed_piles(rules) -> frozenset:
+    """The piles the key may write as their cards and top card alone (`_sealed`): those of groups no card leaves (a
+    take rule that admits no card, and no stock turn, discard, refill or redeal that takes cards from them) whose
+    rules, wherever written, read of them only their top card, their size, and which cards they hold."""
+    from kallisti.solver.dead import drained_groups
+
+    drained = drained_groups(rules)
+    candidates = set()
+    for name, group in rules.groups.items():
+        take = group.take
+        table = getattr(take, "card_table", None)
+        gives = not take.never and (take.always or table is None or any(table[:rules.deck.size]))
+        if not gives and name not in drained and not group.top_face_up:
+            candidates.add(name)
+    if not candidates:
+        return frozenset()
+    for text in _rule_texts(rules):
+        candidates -= _orderful_reads(text, rules.groups)
+        if not candidates:
+            return frozenset()
+    return frozenset(p for name in candidates for p in rules.groups[name].piles)
+
+
+def _rule_texts(rules):
+    """Every expression the ruleset's rules may hold: the clauses of its piles' rules, as compiled, and every string
+    of its data but prose (a string that does not parse is not an expression and is passed over)."""
+    for group in rules.groups.values():
+        for rule in (group.build, group.empty, group.take, group.sequence, group.dealing, group.discard):
+            for clause in getattr(rule, "clauses", ()) or ():
+                yield clause.text
+    todo = [rules.plain()]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            todo += [v for k, v in node.items() if k not in PROSE]
+        elif isinstance(node, list):
+            todo += node
+        elif isinstance(node, str):
+            yield node
+
+
+def _orderful_reads(text: str, groups) -> set:
+    """The groups whose piles `text` may read more of than ORDERLESS allows (all groups when it reads so of `pile`,
+    whose group the text alone does not tell); none when the text is no expression."""
+    try:
+        node = parse_expression(text, Pos("<rule>"))
+    except KallistiError:
+        return set()
+    if isinstance(node, Name):
+        return set()  # a group named by a key (`role`, `to`), not read: a rule's value is a truth or a number
+    out: set = set()
+
+    def walk(node, env, as_value=True) -> None:
+        if isinstance(node, Name):
+            if as_value and (node.name in groups or node.name == "pile" or env.get(node.name)):
+                out.update(groups if node.name == "pile" else {env.get(node.name) or node.name})
+            return
+        if isinstance(node, Attr):
+            obj = node.obj
+            if isinstance(obj, Name):
+                n = obj.name
+                bound = env.get(n)
+                if node.name not in ORDERLESS and (bound or n in groups or n == "pile"):
+                    out.update(groups if n == "pile" else {bound or n})
+                return
+            walk(obj, env)
+            return
+        if isinstance(node, Quant):
+            it, bound = node.iterable, None
+            if isinstance(it, Name) and it.name in groups:
+                bound = it.name
+            elif isinstance(it, Attr) and it.name == "piles" and isinstance(it.obj, Name) and it.obj.name in groups:
+                bound = it.obj.name
+            else:
+                walk(it, env)
+            walk(node.body, {**env, node.var: bound})
+            return
+        for child in getattr(node, "args", None) or getattr(node, "items", None) or ():
+            walk(child, env)
+
+    walk(node, {})
+    return out

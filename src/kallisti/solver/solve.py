@@ -29,7 +29,7 @@ from kallisti.interpreter.game import Game
 from kallisti.interpreter.notation import describe
 from kallisti.model.reach import win_shape
 from kallisti.solver.dead import DeadCards
-from kallisti.solver.keys import PositionKeys
+from kallisti.solver.keys import PositionKeys, sealed_piles
 from kallisti.solver.safe import SafeMoves
 from kallisti.solver.strategies import move_score
 
@@ -89,6 +89,7 @@ class _Shape:
     home: frozenset = frozenset()  # pile indexes of the groups the win needs every card in (the beam's estimate)
     home_groups: frozenset = frozenset()
     redeal_caps: list = field(default_factory=list)  # (group, the count of redeals beyond which it no longer matters)
+    sealed: frozenset = frozenset()  # piles keyed by their cards and top alone (`keys.sealed_piles`)
 
 
 PORTFOLIO, DEPTH_FIRST, BEST_FIRST = "portfolio", "depth-first", "best-first"
@@ -115,7 +116,7 @@ class _Search:
         self.game, self.options = game, options
         self.shape = _shape(game.rules, options)
         self.keys = PositionKeys(game, self.shape.groups, self.shape.kind_table, self.shape.redeal_caps,
-                                 self.shape.home)
+                                 self.shape.home, self.shape.sealed)
         self.seen: set = set()
         self.states = 0
         self.proved_lost = 0  # positions the loss proof cut (solver/dead.py)
@@ -302,6 +303,8 @@ def _shape(rules, options: SearchOptions) -> _Shape:
     groups = [(g.piles, symmetric and _interchangeable(rules, name)) for name, g in rules.groups.items()]
     shape = _Shape(groups, table)
     shape.redeal_caps = [(name, _redeals_that_matter(g)) for name, g in rules.groups.items()]
+    if options.symmetry:  # the order of a sealed pile's cards is a symmetry of the rules, as twin cards are
+        shape.sealed = sealed_piles(rules)
     win = win_shape(" ".join(str(rules.data.get("win", "")).split()), rules.groups) if rules.win else None
     settles = not rules.lose and not rules.compulsory and not any(p.trigger == "each-move" for p in rules.auto)
     if options.safe_moves and win is not None and win.everything_on and settles:

@@ -94,3 +94,27 @@ def test_play_and_solve_take_a_microsoft_deal_number_and_refuse_it_for_a_game_no
         assert refused.exit_code == 2, (game_name, deal, refused.output)
     solved = CliRunner().invoke(app, ["solve", NAME, "--deal", "ms:1", "--beam", "100", "--states", "60000"])
     assert solved.exit_code == 0 and solved.output.startswith("# FreeCell, deal ms:1: won in 112 moves")
+
+
+def test_the_portfolio_weighs_cells_apart_in_a_second_best_first_search_only_where_a_group_builds_nothing():
+    from kallisti.solver.bestfirst import CELL_WEIGHTS
+    from kallisti.solver.portfolio import _Portfolio
+    from kallisti.solver.solve import SearchOptions
+
+    freecell = _Portfolio(ms(454), SearchOptions(states=1_000))
+    searches = [search for search, _, _ in freecell.walks]
+    assert [type(s).__name__ for s in searches] == ["_Search", "BestFirst", "BestFirst"]
+    assert searches[2].estimate.weights == CELL_WEIGHTS
+    shares = [share for _, _, share in freecell.walks]
+    assert shares[0] == shares[1] + shares[2]  # the depth-first search has as many positions as the other two
+    thieves = _Portfolio(for_game("forty-thieves")[1](), SearchOptions(states=1_000))
+    assert [type(s).__name__ for s, _, _ in thieves.walks] == ["_Search", "BestFirst"]
+
+
+def test_microsoft_deal_454_is_won_by_the_search_that_weighs_cells_apart():
+    # The first estimate alone leaves it unknown at 200,000 positions (docs/solver.md, "FreeCell against fc-solve").
+    from kallisti.solver.solve import WON, SearchOptions, solve
+
+    result = solve(rules(), options=SearchOptions(states=10_000), game=ms(454))
+    assert result.verdict == WON
+    assert result.states <= 10_000

@@ -39,6 +39,7 @@ class Weights:
     rooted: int = ROOTED_WEIGHT
     buried: int = BURIED_WEIGHT
     space: int = SPACE_WEIGHT
+    cell: int | None = None  # per space of a group that builds nothing (a cell: room for one card); None: `space`
     build: int = BUILD_WEIGHT
     stock: int = STOCK_WEIGHT
     next: int = NEXT_WEIGHT
@@ -262,7 +263,8 @@ class _Estimate:
     - cards lying on a card they are in sequence with, in the piles a card may leave: such a card
       moves with the run below it, while a card out of sequence must be moved off first. The run is
       the group's `sequence` rule when it has one, else its `build` rule;
-    - empty piles a card may leave (spaces): in most patiences the most useful thing there is;
+    - empty piles a card may leave (spaces): in most patiences the most useful thing there is; a space in a group
+      whose build rule lets nothing on (a cell) holds one card, not a run, and may be weighed apart (`cell`);
     - optionally, cards lying on a card the build rule accepts and cards left in the stocks.
     A pile's part depends only on its cards, so it is remembered by them.
     """
@@ -273,14 +275,16 @@ class _Estimate:
         stocks = set(game.stock_piles)
         self.stocks = sorted(stocks)
         self.has_score = rules.score is not None
-        # Per pile that counts: (pile, sequence table, build table, stride, whether its space counts).
+        # Per pile that counts: (pile, sequence table, build table, stride, what its space is worth).
         self.piles = []
+        cell = weights.space if weights.cell is None else weights.cell
         for gi, g in enumerate(game.group_list):
             for p in g.piles:
                 if p in stocks or p in shape.home:
                     continue
                 seq, build = _runs(g, game.take_max[gi])
-                self.piles.append((p, seq, build, g.sequence.stride, seq is not None and not g.empty.never))
+                space = 0 if seq is None or g.empty.never else cell if g.build.never else weights.space
+                self.piles.append((p, seq, build, g.sequence.stride, space))
         self.roots = _roots(rules, shape.home_groups | set(rules.stock_groups))
         self.cache: dict = {}
         self.home = sorted(shape.home)
@@ -333,10 +337,10 @@ class _Estimate:
                     fewest[k] = above
         return sum(fewest.values())
 
-    def _pile(self, pile: list[int], down: int, seq, build, stride: int, space: bool) -> int:
+    def _pile(self, pile: list[int], down: int, seq, build, stride: int, space: int) -> int:
         w = self.weights
         if not pile:
-            return w.space if space else 0
+            return space
         value = -w.hidden * down
         if down:
             value -= w.cover * (len(pile) - down)

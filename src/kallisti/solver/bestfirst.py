@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import heapq
+from dataclasses import replace
 
 from kallisti.interpreter.game import Game
-from kallisti.solver.beam import PATIENCE, Weights, _Beam, _Node
+from kallisti.solver.beam import PATIENCE, Weights, _Beam, _Estimate, _Node
 from kallisti.solver.solve import SearchOptions
 
 # The best-first search adds to the beam's estimate the cards lying above the cards home could take next: with
 # nothing dropped, looking deep where the next cards are buried pays (on Microsoft FreeCell deals 1-94, weight 4
 # found every win within 43,613 positions, 4,719 on average; without it 179,578 positions went to deals 1-20 alone).
 WEIGHTS = Weights(next=4)
+# The portfolio runs a second best-first search beside it where the game has cells (groups that build nothing: a
+# space there holds one card, not a run), weighing such a space half a space that holds a run. Either estimate alone
+# leaves some Microsoft FreeCell deal of 1-1000 unknown at 200,000 positions (the first 337, 454 and 829, the second
+# 617 and 850) (docs/solver.md, "FreeCell against fc-solve").
+CELL_WEIGHTS = Weights(next=4, cell=6)
 
 
 class BestFirst(_Beam):
@@ -86,3 +92,10 @@ class BestFirst(_Beam):
         st.redeals.update(redeals)
         game.redeal_positions[:] = redeal_positions
         game.history.clear()
+
+
+def estimates_differ(game: Game, shape, a: Weights, b: Weights) -> bool:
+    """Whether two sets of weights weigh some position of the game differently, given the search's `shape`
+    (`solve._Shape`): a cell's weight, say, matters only where some group is a cell."""
+    ea, eb = _Estimate(game, shape, a), _Estimate(game, shape, b)
+    return ea.piles != eb.piles or replace(a, cell=None) != replace(b, cell=None)

@@ -6,7 +6,7 @@ import time
 from dataclasses import replace
 
 from kallisti.interpreter.game import Game
-from kallisti.solver.bestfirst import BestFirst
+from kallisti.solver.bestfirst import CELL_WEIGHTS, WEIGHTS, BestFirst, estimates_differ
 from kallisti.solver.clean import written
 from kallisti.solver.solve import BEST_FIRST, NO_WIN, UNKNOWN, WON, SearchOptions, Solution, _Search, _Stop
 
@@ -23,7 +23,9 @@ def portfolio_solve(rules, seed: int | None = None, options: SearchOptions | Non
     position looks nearest a win, and finds the wins that lie off the move order's first lines. Each keeps its
     own table of positions (neither's "seen" means "searched to the end" for the other), and either one
     running out of positions is a proof that no win exists. The budget (`options.states`) counts the positions
-    of both, so the verdict is the same on every machine.
+    of both, so the verdict is the same on every machine. Where the game has cells (a group that builds nothing),
+    a second best-first search weighs them apart (`bestfirst.CELL_WEIGHTS`), and the two share the best-first
+    search's half of the positions.
     """
     options = options or SearchOptions()
     game = game or Game(rules, seed=seed)
@@ -45,21 +47,27 @@ class _Portfolio:
         self.budget = options.states
         self.dfs = _Search(game, own)
         self.dfs_line: list[int] = []
-        self.best = BestFirst(game.fork(), own)
-        self.walks = [(self.best, self.best.walk())]
-        if options.search != BEST_FIRST:  # `--search best-first` runs the best-first search alone
-            self.walks.insert(0, (self.dfs, self.dfs.walk(self.dfs_line)))
+        # The best-first searches: one on the progress estimate, and one weighing cells apart where the game has any.
+        bests = [BestFirst(game.fork(), own)]
+        if estimates_differ(game, self.dfs.shape, WEIGHTS, CELL_WEIGHTS):
+            bests.append(BestFirst(game.fork(), own, CELL_WEIGHTS))
+        self.best = bests[0]
+        # (search, its walk, its slice of positions a turn): the depth-first search, which proves losses, is given
+        # as many positions as the best-first searches together, which find wins.
+        self.walks = [(b, b.walk(), SLICE // len(bests)) for b in bests]
+        if options.search != BEST_FIRST:  # `--search best-first` runs the best-first searches alone
+            self.walks.insert(0, (self.dfs, self.dfs.walk(self.dfs_line), SLICE))
 
     @property
     def states(self) -> int:
-        return sum(search.states for search, _ in self.walks)
+        return sum(search.states for search, _, _ in self.walks)
 
     def run(self) -> tuple[str, list[int], str | None]:
         """(verdict, the winning moves from the start, why the verdict is unknown)."""
         try:
             while self.states < self.budget:
-                for search, walk in self.walks:
-                    search.pause = search.states + min(SLICE, self.budget - self.states)
+                for search, walk, share in self.walks:
+                    search.pause = search.states + min(share, self.budget - self.states)
                     if search.pause <= search.states:
                         break
                     try:

@@ -7,15 +7,17 @@ import json
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import typer
 
+from kallisti.cli.defaults import DEFAULT_CAP
 from kallisti.cli.report import FileResult, plural, github_command, summary
 from kallisti.cli.validate import Format, check_arguments, with_excerpt, validate_files
 from kallisti.errors import KallistiError
-from kallisti.model.ruleset import PLAYABLE, load_ruleset
-from kallisti.solver.check import CHECK_STRATEGIES, CheckResult, check_ruleset
-from kallisti.solver.simulate import DEFAULT_CAP
+
+if TYPE_CHECKING:
+    from kallisti.solver.check import CheckResult
 
 
 @dataclass
@@ -29,6 +31,9 @@ class CheckedFile(FileResult):
 def check_files(paths: list[str], deals: int, seed: int = 1, cap: int = DEFAULT_CAP, progress=None) -> list[CheckedFile]:
     """Validate each file and play-test the valid ones, and those whose only errors are PLAYABLE (the rules are whole,
     and play shows the fault too: such a file fails with both); `progress(path, rules)` may return a per-game callback."""
+    from kallisti.model.ruleset import PLAYABLE, load_ruleset
+    from kallisti.solver.check import check_ruleset
+
     out = []
     for path in paths:
         validated = validate_files([path])[0]
@@ -165,6 +170,8 @@ def check(
     rules play out (run-onto-foundation, win-unreachable, foundation-capacity): then it is played too.
     Exit 0 when all pass, 2 on a usage error.
     """
+    from kallisti.solver.check import CHECK_STRATEGIES
+
     paths = check_arguments(files)
     with _progress_bar(deals * len(CHECK_STRATEGIES)) as progress:
         results = check_files(paths, deals, seed, cap, progress)

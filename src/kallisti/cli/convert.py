@@ -18,7 +18,6 @@ from pathlib import Path
 import typer
 
 from kallisti.errors import Finding, KallistiError, Pos, caret
-from kallisti.model.located import LDict, LList, copy, load_yaml, plain
 
 
 class Syntax(str, Enum):
@@ -39,6 +38,8 @@ def _push(node, key, notes: list[str]) -> None:
 
 def _gather(node) -> list[str]:
     """Every comment inside `node`, in the order of the data, taken off the nodes that held them."""
+    from kallisti.model.located import LDict, LList
+
     out: list[str] = []
     if isinstance(node, LDict):
         for k, v in node.items():
@@ -57,6 +58,7 @@ def for_rules(data) -> LDict:
     and item at any depth. A comment kept deeper than the .rules syntax goes (inside a clause, a
     `turn` map, a suit…) moves up to the nearest line that has one, so it is written and read back."""
     from kallisti.grammar.rules_writer import lose_text, pattern_text
+    from kallisti.model.located import LDict, copy
 
     d = copy(data)
     if isinstance(d, LDict):
@@ -71,6 +73,7 @@ def for_rules(data) -> LDict:
 
 def _file(d: LDict, lose_text, pattern_text) -> None:
     from kallisti.grammar.rules_writer import STATEMENT_WORDS, _WORD, layout_text
+    from kallisti.model.located import LDict, LList
 
     for key, v in d.items():
         if key == "deck" and isinstance(v, LDict):
@@ -118,6 +121,7 @@ def _add_block(add: LDict) -> bool:
 def _group(group: LDict) -> None:
     from kallisti.grammar.rules_front import ROLES, RULE_KEYS
     from kallisti.grammar.rules_writer import rule_block, rule_phrase
+    from kallisti.model.located import LList
 
     for k, v in group.items():
         if k in RULE_KEYS and isinstance(v, LList) and rule_phrase(k, v) is None and rule_block(v) is not None:
@@ -164,6 +168,8 @@ def read_back(text: str, syntax: str, source: str):
         from kallisti.grammar.rules_front import parse_rules
 
         return parse_rules(text, source)
+    from kallisti.model.located import load_yaml
+
     return load_yaml(text, source)
 
 
@@ -171,6 +177,7 @@ def write_checked(data, syntax: str, source: str) -> str:
     """The text of `data` in `syntax`, after checking that it reads back as the same data with the same
     comments; a KallistiError (with one `convert-loss` finding) when it would not."""
     from kallisti.grammar.rules_writer import Unwritable
+    from kallisti.model.located import plain
 
     where = Pos(source)
     try:

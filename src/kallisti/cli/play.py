@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import secrets
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -13,7 +12,6 @@ import typer
 from kallisti.cli.render import table_lines, use_color
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.honour import AT_NEXT_DEAL, HonourRules
-from kallisti.interpreter.notation import MoveRefused, describe, narrate, parse_move
 from kallisti.unsafe import visible
 
 # Exit codes of `kallisti play` (also in its --help).
@@ -95,7 +93,7 @@ def play(
             g = Game(rules, seed=None, order=deal_option_order(rules, deal))
             source = str(deal)
         else:
-            g = Game(rules, seed=secrets.randbelow(MAX_SEED) + 1 if seed is None else seed)
+            g = Game(rules, seed=fresh_seed() if seed is None else seed)
             source = None
     except KallistiError as exc:
         _report(exc.findings)
@@ -113,6 +111,13 @@ def play(
     raise typer.Exit(_session(lambda: run_session(
         g, _stdin_lines(interactive), typer.echo, color=use_color(sys.stdout, no_color), deal_source=source,
         err=lambda text: typer.echo(text, err=True), tip=interactive, watcher=watcher)))
+
+
+def fresh_seed() -> int:
+    """A deal number from 1 to MAX_SEED, for a game given no --seed."""
+    import secrets  # it loads OpenSSL: only when a game is dealt
+
+    return secrets.randbelow(MAX_SEED) + 1
 
 
 def _session(play: Callable[[], int]) -> int:
@@ -139,7 +144,7 @@ def _play_table(rules, players: str, seed: int | None) -> int:
         seats = seats_from_players(players)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--players")
-    return _session(lambda: run_table_session(rules, seats, secrets.randbelow(MAX_SEED) + 1 if seed is None else seed,
+    return _session(lambda: run_table_session(rules, seats, fresh_seed() if seed is None else seed,
                                               _stdin_lines(sys.stdin.isatty()), typer.echo))
 
 
@@ -156,7 +161,7 @@ def _play_match(rules, players: str, seed: int | None, no_color: bool) -> int:
         if s.is_bot and s.strategy not in STRATEGIES:
             raise typer.BadParameter(f"no bot strategy '{s.strategy}'; choose from {', '.join(STRATEGIES)}", param_hint="--players")
     try:
-        match = Match(rules, seats, secrets.randbelow(MAX_SEED) + 1 if seed is None else seed)
+        match = Match(rules, seats, fresh_seed() if seed is None else seed)
     except KallistiError as exc:
         _report(exc.findings)
         return BAD_INPUT
@@ -296,6 +301,8 @@ def deal_names(text: str, source: str) -> list[tuple[str, Pos]]:
 # -- the session ----------------------------------------------------------------------------
 def command_for(game, m: int) -> str:
     """The command that makes exactly move m (naming the card count when the short form means another move)."""
+    from kallisti.interpreter.notation import describe
+
     return describe(game, m)
 
 
@@ -617,6 +624,8 @@ class _Session:
 
     def command(self, line: str) -> int | None:
         """Carry out one command line; an exit code when the session ends."""
+        from kallisti.interpreter.notation import describe, narrate
+
         words = line.split()
         verb = words[0].lower()
         game = self.game
@@ -664,6 +673,8 @@ class _Session:
         return None
 
     def _move(self, line: str) -> None:
+        from kallisti.interpreter.notation import MoveRefused, describe, narrate, parse_move
+
         game = self.game
         try:
             m = parse_move(game, line.lower())  # tags are lower case

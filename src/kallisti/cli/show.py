@@ -9,7 +9,6 @@ from pathlib import Path
 
 import typer
 
-from kallisti.cli.rulebook import EXTENSIONS, RENDERERS, build_book, first_sentence, render_index, render_text
 from kallisti.errors import KallistiError
 
 
@@ -36,6 +35,7 @@ def show(
     Every rule clause is listed with its id, the name a rule change uses to point at it.
     Exit codes: 0 shown, 1 the game or file is not a valid ruleset, 2 usage error.
     """
+    from kallisti.cli.rulebook import EXTENSIONS, first_sentence, render_index
     from kallisti.interpreter.save import write_atomic
     from kallisti.model.loader import shipped_games
 
@@ -99,9 +99,13 @@ def _load(game: str):
 def _render(rules, fmt: str) -> str:
     if fmt == "json":
         return json.dumps(rules.plain(), indent=2, ensure_ascii=False)
+    from kallisti.cli.rulebook import RENDERERS, build_book
+
     return RENDERERS[fmt](build_book(rules))
 
 
 def rules_text(rules) -> str:
     """The whole ruleset as plain text: the rule book rendered for a terminal."""
+    from kallisti.cli.rulebook import build_book, render_text
+
     return render_text(build_book(rules))

@@ -6,18 +6,16 @@ import json
 import sys
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
+from kallisti.cli.defaults import DEFAULT_CAP, DEFAULT_STATES
 from kallisti.cli.report import refuse
 from kallisti.errors import KallistiError
-from kallisti.interpreter.game import require_piles
-from kallisti.interpreter.world_deals import WorldDealError
-from kallisti.model.ruleset import load_ruleset
-from kallisti.solver.journal import JournalError
-from kallisti.solver.parallel import BackendUnavailable
-from kallisti.solver.simulate import DEFAULT_CAP, NUMBERINGS, SimulationResult, simulate as run_simulation
-from kallisti.solver.solve import DEFAULT_STATES
+
+if TYPE_CHECKING:
+    from kallisti.solver.simulate import SimulationResult
 
 
 class Strategy(str, Enum):
@@ -42,7 +40,16 @@ class Numbering(str, Enum):
     pysol = "pysol"
 
 
+def run_simulation(rules, deals: int, seed: int, strategy: str, **options) -> SimulationResult:
+    """The solver's simulation (solver/simulate.py), imported when a simulation runs: `--help` needs none of it."""
+    from kallisti.solver.simulate import simulate
+
+    return simulate(rules, deals, seed, strategy, **options)
+
+
 def render_text(result: SimulationResult, seed: int) -> str:
+    from kallisti.solver.simulate import NUMBERINGS
+
     low, high = result.ci95
     last = seed + result.deals - 1
     seeds = f"seed {seed}" if result.deals == 1 else f"seeds {seed}..{last}"
@@ -187,6 +194,12 @@ def simulate(
     """
     if ray_address is not None and backend != Backend.ray:
         raise typer.BadParameter("a Ray cluster's address needs --backend ray", param_hint="--ray-address")
+    from kallisti.interpreter.game import require_piles
+    from kallisti.interpreter.world_deals import WorldDealError
+    from kallisti.model.ruleset import load_ruleset
+    from kallisti.solver.journal import JournalError
+    from kallisti.solver.parallel import BackendUnavailable
+
     try:
         rules = load_ruleset(game)
         if rules.table is not None and not rules.pile_count:

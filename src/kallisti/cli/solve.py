@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import json
 from enum import Enum
+from typing import TYPE_CHECKING
 
 import typer
 
+from kallisti.cli.defaults import DEFAULT_MEMORY, DEFAULT_STATES
 from kallisti.cli.report import refuse
 from kallisti.errors import KallistiError
-from kallisti.interpreter.game import Game, require_piles
-from kallisti.model.ruleset import load_ruleset
-from kallisti.solver.beam import beam_solve
-from kallisti.solver.clean import clean_solution
-from kallisti.solver.solve import (BEST_FIRST, DEFAULT_STATES, DEPTH_FIRST, MAX_TABLE, NO_WIN, PORTFOLIO, UNKNOWN, WON, SearchOptions,
-                                   Solution, solve as run_solve)
 
-# Exit codes (also in the command's help): a win found, no win proved, the budget ran out.
-EXIT = {WON: 0, NO_WIN: 3, UNKNOWN: 5}
+if TYPE_CHECKING:
+    from kallisti.solver.solve import Solution
+
+
+def exit_code(verdict: str) -> int:
+    """The exit code of a verdict (also in the command's help): 0 a win found, 3 no win proved, 5 the budget ran out."""
+    from kallisti.solver.solve import NO_WIN, UNKNOWN, WON
+
+    return {WON: 0, NO_WIN: 3, UNKNOWN: 5}[verdict]
 
 
 class Format(str, Enum):
@@ -25,14 +28,16 @@ class Format(str, Enum):
     json = "json"
 
 
-class Search(str, Enum):
-    portfolio = PORTFOLIO
-    depth_first = DEPTH_FIRST
-    best_first = BEST_FIRST
+class Search(str, Enum):  # solver/solve.py's PORTFOLIO, DEPTH_FIRST and BEST_FIRST (tests/test_startup.py checks)
+    portfolio = "portfolio"
+    depth_first = "depth-first"
+    best_first = "best-first"
 
 
 def render_text(name: str, seed: int | str, s: Solution) -> str:
     """The line of moves, one a line, after a `#` comment that `kallisti play` skips: the output pipes into play."""
+    from kallisti.solver.solve import NO_WIN, WON
+
     cost = f"{s.states:,} positions searched, {s.seconds:.2f} s"
     if s.verdict == WON:
         head = f"# {name}, deal {seed}: won in {len(s.line)} moves ({cost})"
@@ -54,7 +59,7 @@ def solve(
                                help="Most positions to search; the verdict is `unknown` beyond it (the same on every machine)."),
     seconds: float | None = typer.Option(None, "--seconds", min=0.001,
                                          help="Also stop after this many seconds (then `unknown` depends on the machine)."),
-    memory: int = typer.Option(MAX_TABLE, "--memory", min=1, help="Most positions the search remembers."),
+    memory: int = typer.Option(DEFAULT_MEMORY, "--memory", min=1, help="Most positions the search remembers."),
     symmetry: bool = typer.Option(True, "--symmetry/--no-symmetry",
                                   help="Treat twin cards and piles the rules treat alike as interchangeable."),
     safe_moves: bool = typer.Option(True, "--safe-moves/--no-safe-moves",
@@ -78,6 +83,12 @@ def solve(
     Exit codes: 0 a win was found, 3 no win exists, 5 unknown (the budget ran out), 1 a bad ruleset,
     2 a usage error.
     """
+    from kallisti.interpreter.game import Game, require_piles
+    from kallisti.model.ruleset import load_ruleset
+    from kallisti.solver.beam import beam_solve
+    from kallisti.solver.clean import clean_solution
+    from kallisti.solver.solve import SearchOptions, solve as run_solve
+
     try:
         rules = load_ruleset(game)
         require_piles(rules)
@@ -107,4 +118,4 @@ def solve(
         typer.echo(json.dumps(record, ensure_ascii=False))
     else:
         typer.echo(render_text(rules.name, seed if deal is None else deal, result))
-    raise typer.Exit(EXIT[result.verdict])
+    raise typer.Exit(exit_code(result.verdict))

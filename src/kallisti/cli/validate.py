@@ -11,8 +11,6 @@ import typer
 
 from kallisti.cli.report import FileResult, render_github, render_json, render_text
 from kallisti.errors import Finding, KallistiError, caret
-from kallisti.model.loader import names_a, shipped_games
-from kallisti.model.ruleset import load_ruleset
 
 
 class Format(str, Enum):
@@ -26,6 +24,8 @@ RULESET_SUFFIXES = (".yaml", ".yml", ".rules")
 
 def validate_files(paths: list[str | Path], strict: bool = False) -> list[FileResult]:
     """Load each ruleset file; a file is valid when it has no error (and, when `strict`, no warning)."""
+    from kallisti.model.ruleset import load_ruleset
+
     results = []
     texts: dict[str, str | None] = {}
     for path in paths:
@@ -67,6 +67,8 @@ def ruleset_files_below(folder: Path) -> list[Path]:
 
 
 def check_arguments(files: list[str]) -> list[str]:
+    from kallisti.model.loader import names_a, shipped_games
+
     games = shipped_games()
     out = []
     for name in files:

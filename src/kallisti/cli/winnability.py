@@ -7,10 +7,7 @@ from pathlib import Path
 
 import typer
 
-from kallisti.interpreter.save import write_atomic
-from kallisti.solver.journal import JournalError
-from kallisti.solver.solve import DEFAULT_STATES
-from kallisti.solver.winnability import CHEAP, bar_chart, markdown, patiences, winnability
+from kallisti.cli.defaults import CHEAP, DEFAULT_STATES
 
 
 def report(
@@ -36,6 +33,10 @@ def report(
     With --at-least M, each game plays deals 1..M first, and only the games whose mean cost over them is at
     most --cheap positions a deal go on to N: a large sample where it is cheap, M deals elsewhere.
     """
+    from kallisti.interpreter.save import write_atomic
+    from kallisti.solver.journal import JournalError
+    from kallisti.solver.winnability import bar_chart, markdown, patiences, winnability
+
     names = games or patiences()
     journals = folder / "journals"
     journals.mkdir(parents=True, exist_ok=True)

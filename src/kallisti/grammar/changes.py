@@ -18,21 +18,23 @@ import re
 from lark import Lark
 
 from kallisti.errors import Finding, KallistiError, Pos
+from kallisti.grammar.cache import lark_parser
 from kallisti.grammar.rules_front import (
     Line, LineError, expr_text, finding, flow_value, honour_rule, kind, layout, parse_line, parse_value, path_parts,
     put, resolve_path, unquote,
 )
 from kallisti.model.located import LDict, LList
-from kallisti.model.loader import Validator
+from kallisti.model.loader import validator_class
 
 ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
 @functools.lru_cache(maxsize=1)
 def change_parser() -> Lark:
-    """The LALR parser of change.lark (with the expression grammar imported), built once."""
-    return Lark.open("change.lark", rel_to=__file__, parser="lalr", lexer="contextual", start="change",
-                     propagate_positions=True, maybe_placeholders=True)
+    """The LALR parser of change.lark (with the expression grammar imported), made once a process when first needed
+    (from the parser cache: grammar/cache.py)."""
+    return lark_parser("change.lark", parser="lalr", lexer="contextual", start="change", propagate_positions=True,
+                       maybe_placeholders=True)
 
 
 def title_id(title: str) -> str:
@@ -61,7 +63,7 @@ def change_from_line(ln: Line, text: str) -> LDict:
     patch = LDict(pos=start)
     if verb == "raw":
         patch = flow_value(ln, c[0], text)
-        errors = sorted(Validator(_patch_schema()).iter_errors(dict(patch)), key=str)
+        errors = sorted(validator_class()(_patch_schema()).iter_errors(dict(patch)), key=str)
         if errors:
             raise LineError(finding(text, "change-shape", "this map is not a patch: it needs exactly one verb (set, add, delete, "
                                     "require, forbid, replace, remove, revoke) with its keys", start))

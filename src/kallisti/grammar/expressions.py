@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from pathlib import Path
 
 from lark import Lark, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from kallisti.errors import Finding, KallistiError, Pos, caret
+from kallisti.grammar.cache import lark_parser
 from kallisti.unsafe import char_name, unsafe_char
 
 # Rule text comes from strangers: bound the work a single expression may cause.
@@ -93,13 +93,8 @@ class ListLit(Node):
 
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The LALR expression parser, built once."""
-    return Lark(
-        (Path(__file__).with_name("expr.lark")).read_text(),
-        parser="lalr",
-        propagate_positions=True,
-        maybe_placeholders=False,
-    )
+    """The LALR expression parser, made once a process when first needed (from the parser cache: grammar/cache.py)."""
+    return lark_parser("expr.lark", parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 
 def _col(meta) -> int:

@@ -29,6 +29,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from kallisti.errors import Finding, KallistiError, Pos, caret, did_you_mean
+from kallisti.grammar.cache import lark_parser
 from kallisti.model.located import (MAX_DEPTH, MAX_FILE_BYTES, MAX_FINDINGS, MAX_LIST_ITEMS, MAX_MAP_KEYS, MAX_NODES,
                                     MAX_NUMBER_DIGITS, LDict, LList)
 from kallisti.model.patch import RULE_KEYS
@@ -58,9 +59,10 @@ MATCH_OVER = {"higher-loses": "higher loses", "first-loses": "first loses", "dra
 
 @functools.lru_cache(maxsize=1)
 def rules_parser() -> Lark:
-    """The LALR parser of rules.lark (with the expression grammar imported), built once."""
-    return Lark.open("rules.lark", rel_to=__file__, parser="lalr", lexer="contextual", start=STARTS,
-                     propagate_positions=True, maybe_placeholders=True)
+    """The LALR parser of rules.lark (with the expression grammar imported), made once a process when first needed
+    (from the parser cache: grammar/cache.py)."""
+    return lark_parser("rules.lark", parser="lalr", lexer="contextual", start=STARTS, propagate_positions=True,
+                       maybe_placeholders=True)
 
 
 @functools.lru_cache(maxsize=1)

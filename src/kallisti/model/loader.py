@@ -9,14 +9,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-import jsonschema
-
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
 from kallisti.model.located import MAX_FINDINGS, LDict, LList, copy, located, position_at
 from kallisti.model.macros import expand_rule
-from kallisti.model.hands import normalise_hands
 from kallisti.model.patch import RULE_KEYS, additions_to_patches, apply_patch, overrides_to_patches
-from kallisti.schema import schema
 from kallisti.textfiles import line_column
 from kallisti.unsafe import char_name, unsafe_char
 
@@ -141,22 +137,32 @@ def _strings(node, path: tuple):
         yield path, node
 
 
-# JSON Schema takes 10.0 for an integer (it judges the value, not its type), but range(), list indexes and card
-# counts do not: a count written `10.0` is refused by the schema here, not by a TypeError in the compiler.
-_TYPES = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-    "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool))
-Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=_TYPES)
+@functools.lru_cache(maxsize=1)
+def validator_class():
+    """The JSON Schema validator of ruleset data: Draft 2020-12 whose integers are ints. JSON Schema takes 10.0 for an
+    integer (it judges the value, not its type), but range(), list indexes and card counts do not: a count written
+    `10.0` is refused by the schema here, not by a TypeError in the compiler. jsonschema is imported here, when a
+    schema is first checked: it is slow to import, and commands that check none (`--help`, `list`) never pay for it."""
+    import jsonschema
+
+    types = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool))
+    return jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=types)
 
 
 @functools.lru_cache(maxsize=None)
 def _validator(kind: str):
-    return Validator(schema(kind))
+    from kallisti.schema import schema
+
+    return validator_class()(schema(kind))
 
 
 def schema_findings(data, kind: str, default: Pos) -> list[Finding]:
     """Every schema violation, each at the position of the node it concerns; past MAX_FINDINGS of them, one
     `more-errors` finding says how many more there are. The sizes of lists and maps are checked first
     (model/sizes.py), so the validator only ever judges data of a bounded size."""
+    from jsonschema.exceptions import best_match
+
     from kallisti.model.sizes import refuse_oversized
 
     oversized = refuse_oversized(data, kind, default)
@@ -165,7 +171,7 @@ def schema_findings(data, kind: str, default: Pos) -> list[Finding]:
     validator = _validator(kind)
     findings = []
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
-        best = jsonschema.exceptions.best_match([err])
+        best = best_match([err])
         path = list(best.absolute_path)
         pos = position_at(data, path, default) or default
         if best.validator == "additionalProperties" and isinstance(best.instance, LDict):
@@ -245,6 +251,8 @@ def normalise(data: LDict) -> LDict:
                 match["player_x"].setdefault(key, value)
     hands = data.get("hands")
     if isinstance(hands, dict):
+        from kallisti.model.hands import normalise_hands  # it imports the compiler: only for the games that have hands
+
         normalise_hands(hands, pos, located)
     for modifier in (data.get("modifiers") or {}).values():
         if isinstance(modifier, dict):

@@ -1,0 +1,293 @@
+"""Commands that answer at once: what `kallisti --help` and `kallisti list` import, `list`'s quick reading of the
+titles, the help defaults written in cli/defaults.py, and the parser cache (grammar/cache.py). Never timed here:
+benchmarks/startup.py measures the seconds."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kallisti.cli.games import _rules_heading, _yaml_heading, heading
+from kallisti.grammar import cache
+from kallisti.model.loader import parse_file, shipped_games
+
+COMMANDS = ["list", "show", "play", "validate", "simulate", "convert", "fmt", "schema", "hand", "new", "check", "solve",
+            "report", "serve"]
+# Never imported to answer --help, nor to list the games: the schema checker, the optional back ends, the layers
+# under the commands (each command imports what it needs when it runs).
+HEAVY = ("jsonschema", "ray", "starlette", "uvicorn", "lark", "kallisti.solver", "kallisti.web", "kallisti.grammar",
+         "kallisti.model.ruleset", "kallisti.interpreter.compiler", "kallisti.interpreter.game")
+
+
+def modules_after(*argvs: list[str], env: dict[str, str] | None = None) -> set[str]:
+    """The modules a fresh interpreter holds after running `kallisti ARGV` for each argv in turn, as the console
+    script runs it (kallisti.cli.app:main), its output thrown away."""
+    code = (
+        "import contextlib, io, json, sys\n"
+        "from kallisti.cli.app import main\n"
+        f"for argv in {argvs!r}:\n"
+        "    sys.argv = ['kallisti', *argv]\n"
+        "    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+        "        try:\n"
+        "            main()\n"
+        "        except SystemExit:\n"
+        "            pass\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env={**os.environ, **(env or {})})
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def heavy_in(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
+
+
+def test_help_imports_no_schema_checker_back_end_solver_or_grammar():
+    modules = modules_after(["--help"])
+    assert "kallisti.cli.app" in modules  # it did run
+    assert heavy_in(modules) == []
+
+
+def test_every_commands_help_imports_none_of_them_either():
+    assert heavy_in(modules_after(*([command, "--help"] for command in COMMANDS))) == []
+
+
+def test_list_builds_no_grammar_and_checks_no_schema(tmp_path):
+    modules = modules_after(["list"], env={"XDG_CACHE_HOME": str(tmp_path)})
+    assert "kallisti.cli.games" in modules
+    assert heavy_in(modules) == []
+    assert not (tmp_path / "kallisti").exists()  # no parser was built, so none was kept
+
+
+# -- `list`: the titles without the loader ------------------------------------------------------------------------
+
+def loaders_heading(path: Path) -> dict:
+    data, _ = parse_file(path)
+    return {key: data[key] for key in ("game", "extends") if key in data}
+
+
+@pytest.mark.parametrize("name", sorted(shipped_games()))
+def test_every_shipped_heading_is_read_quickly_and_as_the_loader_reads_it(name):
+    path = shipped_games()[name]
+    text = path.read_text(encoding="utf-8")
+    quick = _rules_heading(text) if path.suffix == ".rules" else _yaml_heading(text)
+    assert quick is not None, "the quick reading passed this shipped file to the loader"
+    assert quick == loaders_heading(path)
+
+
+@pytest.mark.parametrize("text", [
+    "game: Plain Title\nextends: forty-thieves\n",
+    'game: "Quoted: with a colon"\n',
+    "game: 'single quoted'\nextends: 'forty-thieves'\n",
+    "# a comment\ngame: Title  # and a trailing one\n",
+    "game: >\n  Folded\n  title\n",
+    "description: \"a long text\ngame: not a key\"\ngame: Real\n",
+    "description: [a,\ngame: not a key]\ngame: Real\n",
+    "game: yes\n",
+    "game: 1984\n",
+    "game: null\n",
+    "extends: 2\ngame: Two\n",
+    "game: !!str tagged\n",
+    "piles:\n  game: nested, not the title\n",
+    "game: &t Anchored\nother: *t\n",
+])
+def test_a_yaml_heading_is_the_loaders_or_left_to_it(tmp_path, text):
+    path = tmp_path / "case.yaml"
+    path.write_text(text, encoding="utf-8")
+    quick = _yaml_heading(text)
+    assert quick is None or quick == loaders_heading(path)
+    assert outcome(heading, path) == outcome(loaders_heading, path)
+
+
+def outcome(read, path: Path):
+    """What `read(path)` gives, or the codes of the findings it refuses the file with."""
+    from kallisti.errors import KallistiError
+
+    try:
+        return read(path)
+    except KallistiError as exc:
+        return [f.code for f in exc.findings]
+
+
+@pytest.mark.parametrize("text, settled", [
+    ("game: Plain Title\nextends forty-thieves\n", True),
+    ("# Shortcut: a comment first\ngame:Tight\n", True),
+    ('game: "Quoted Title"\n', False),
+    ("game: C# Minor\n", False),
+    ("game: Title # a comment\n", False),
+    ('extends "forty-thieves"\n', False),
+])
+def test_a_rules_heading_is_the_loaders_or_left_to_it(tmp_path, text, settled):
+    path = tmp_path / "case.rules"
+    path.write_text(text, encoding="utf-8")
+    quick = _rules_heading(text)
+    assert (quick is not None) == settled
+    assert heading(path) == loaders_heading(path)
+    if settled:
+        assert quick == loaders_heading(path)
+
+
+def test_a_heading_given_twice_is_left_to_the_loader_which_refuses_it(tmp_path):
+    from kallisti.errors import KallistiError
+
+    for name, text in [("twice.yaml", "game: A\ngame: B\n"), ("twice.rules", "game: A\ngame: B\n")]:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        assert (_rules_heading(text) if name.endswith(".rules") else _yaml_heading(text)) is None
+        with pytest.raises(KallistiError):
+            heading(path)
+
+
+# -- the defaults --help shows are the solver's -------------------------------------------------------------------
+
+def test_the_help_defaults_are_the_solvers_own():
+    from kallisti.cli import defaults
+    from kallisti.cli.solve import Search
+    from kallisti.solver import simulate, solve, winnability
+
+    assert defaults.DEFAULT_CAP == simulate.DEFAULT_CAP
+    assert defaults.DEFAULT_STATES == solve.DEFAULT_STATES
+    assert defaults.DEFAULT_MEMORY == solve.MAX_TABLE
+    assert defaults.CHEAP == winnability.CHEAP
+    assert [s.value for s in Search] == [solve.PORTFOLIO, solve.DEPTH_FIRST, solve.BEST_FIRST]
+
+
+# -- the parser cache ---------------------------------------------------------------------------------------------
+
+RULES_OPTIONS = dict(parser="lalr", lexer="contextual", start=["statement", "value_expr"], propagate_positions=True,
+                     maybe_placeholders=True)
+SAMPLES = ["game: Forty Thieves", "extends forty-thieves", 'tableau: 10 piles, deal 4 face up, build down in suit',
+           "game Forty", "win when count(foundation) == 104 and x"]
+
+
+@pytest.fixture
+def cache_home(tmp_path, monkeypatch):
+    """An empty cache of the user's own, with the cache on."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv(cache.NO_CACHE, raising=False)
+    return tmp_path / "kallisti"
+
+
+def parses(parser) -> list:
+    """What `parser` makes of each sample, every position included (rule names as text: Lark's own saved tables
+    keep no Token for a rule's name either), or the error it raises."""
+    from lark import Token, Tree
+    from lark.exceptions import UnexpectedInput
+
+    def shape(node):
+        if isinstance(node, Tree):
+            return (str(node.data), node.meta.line, node.meta.column, node.meta.end_column, [shape(c) for c in node.children])
+        if isinstance(node, Token):
+            return (node.type, str(node), node.line, node.column)
+        return node
+
+    out = []
+    for text in SAMPLES:
+        try:
+            out.append(shape(parser.parse(text, start="statement")))
+        except UnexpectedInput as exc:
+            out.append((type(exc).__name__, exc.line, exc.column, sorted(getattr(exc, "expected", ()) or ())))
+    return out
+
+
+def kept(cache_home: Path) -> list[Path]:
+    return sorted(cache_home.glob("lark-*.json"))
+
+
+def test_a_kept_parser_parses_as_a_freshly_built_one(cache_home, monkeypatch):
+    first = cache.lark_parser("rules.lark", **RULES_OPTIONS)  # built, and kept
+    [file] = kept(cache_home)
+    loaded = cache.lark_parser("rules.lark", **RULES_OPTIONS)
+    monkeypatch.setenv(cache.NO_CACHE, "1")
+    fresh = cache.lark_parser("rules.lark", **RULES_OPTIONS)
+    assert first.source_path != "<deserialized>" and loaded.source_path == "<deserialized>"
+    assert kept(cache_home) == [file]
+    assert parses(loaded) == parses(fresh) == parses(first)
+    assert {t.name: t.pattern.value for t in loaded.terminals} == {t.name: t.pattern.value for t in fresh.terminals}
+
+
+def test_the_cache_holds_json_of_the_users_own_never_a_pickle(cache_home):
+    cache.lark_parser("expr.lark", parser="lalr")
+    [file] = kept(cache_home)
+    record = json.loads(file.read_text(encoding="utf-8"))
+    assert set(record) == {"key", "tables"} and file.name == f"lark-expr-{record['key'][:32]}.json"
+    assert file.stat().st_mode & 0o077 == 0 and cache_home.stat().st_mode & 0o022 == 0
+    assert list(cache_home.glob(".*")) == []  # no temporary file left
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "other key", "empty"])
+def test_a_broken_cache_file_is_passed_over_and_replaced(cache_home, damage):
+    cache.lark_parser("expr.lark", parser="lalr")
+    [file] = kept(cache_home)
+    good = file.read_text(encoding="utf-8")
+    bad = {"garbage": "\x00not json", "truncated": good[: len(good) // 2], "empty": "",
+           "other key": json.dumps({**json.loads(good), "key": "0" * 64})}[damage]
+    file.write_text(bad, encoding="utf-8")
+    file.chmod(0o600)
+    parser = cache.lark_parser("expr.lark", parser="lalr")
+    assert parser.source_path != "<deserialized>" and parser.parse("1 + 2") is not None  # built afresh
+    assert file.read_text(encoding="utf-8") != bad
+    assert cache._load(file, json.loads(good)["key"]) is not None
+
+
+def test_a_cache_folder_others_may_write_to_is_not_used(cache_home):
+    cache_home.mkdir(mode=0o700)
+    cache_home.chmod(0o777)
+    assert cache.cache_folder() is None
+    cache.lark_parser("expr.lark", parser="lalr")
+    assert kept(cache_home) == []
+
+
+def test_a_cache_file_others_may_write_to_or_a_link_is_not_read(cache_home, tmp_path):
+    cache.lark_parser("expr.lark", parser="lalr")
+    [file] = kept(cache_home)
+    good = file.read_text(encoding="utf-8")
+    key = json.loads(good)["key"]
+    file.chmod(0o666)
+    assert cache._load(file, key) is None
+    file.chmod(0o600)
+    assert cache._load(file, key) is not None
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text(good, encoding="utf-8")
+    elsewhere.chmod(0o600)
+    file.unlink()
+    file.symlink_to(elsewhere)
+    assert cache._load(file, key) is None
+
+
+def test_no_cache_is_kept_when_it_is_turned_off(cache_home, monkeypatch):
+    monkeypatch.setenv(cache.NO_CACHE, "1")
+    cache.lark_parser("expr.lark", parser="lalr")
+    assert not cache_home.exists()
+
+
+def test_an_edited_grammar_has_another_key_and_old_keys_are_pruned(cache_home, tmp_path, monkeypatch):
+    grammars = tmp_path / "grammar"
+    grammars.mkdir()
+    for path in cache.HERE.glob("*.lark"):
+        (grammars / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(cache, "HERE", grammars)
+    before = cache._key("expr.lark", {"parser": "lalr"})
+    keys = []
+    for n in range(cache.KEPT_PER_GRAMMAR + 2):
+        with (grammars / "expr.lark").open("a", encoding="utf-8") as fh:
+            fh.write(f"\n// edit {n}\n")
+        keys.append(cache._key("expr.lark", {"parser": "lalr"}))
+        cache.lark_parser("expr.lark", parser="lalr")
+        os.utime(cache_home / f"lark-expr-{keys[-1][:32]}.json", (1_000_000 + n, 1_000_000 + n))
+    assert before not in keys and len(set(keys)) == len(keys)
+    assert [p.name for p in kept(cache_home)] == sorted(f"lark-expr-{k[:32]}.json" for k in keys[-cache.KEPT_PER_GRAMMAR:])
+
+
+def test_values_json_cannot_hold_come_back_as_they_were():
+    from lark.lexer import Token
+
+    value = {"data": [(1, "a"), {2: (3, None)}], "memo": {0: {"(": True, "{": 1.5, "'": Token("RULE", "x")}}, "(": ["x"]}
+    back = json.loads(json.dumps(cache._encoded(value)), object_hook=cache._decoded)
+    assert back == value and repr(back) == repr(value)

@@ -187,9 +187,11 @@ def test_moves_lists_every_legal_move_as_a_command(forty):
     game = win_game(forty)
     code, out = session(game, "moves")
     start = next(i for i, line in enumerate(out) if line.endswith("moves:") or line.endswith("move:"))
-    listed = [line.split()[:2] for line in out[start + 1:start + 1 + len(game.legal_moves())]]
+    listed = [line.split()[:2] for line in out[start + 1:start + 1 + int(out[start].split()[0])]]
     parsed = {parse_move(game, " ".join(words) if words[0] != "d" else "d") for words in listed}
-    assert parsed == set(game.legal_moves())
+    assert parsed <= set(game.legal_moves())
+    # t3 and t7 hold the same cards (so do t4 and t8): a nine going to either is one move, listed once.
+    assert [" ".join(words) for words in listed] == ["t9 t3", "t10 t4", "d deal"]  # `d`, then its narration
 
 
 def test_undo_and_redo(forty):

@@ -1,26 +1,48 @@
-"""`Game.playout` plays exactly as the general step-by-step path does.
+"""`Game.playout` plays exactly as the general step-by-step path does, and `kallisti simulate --strategy random`,
+which plays its deals with `Game.playout`, exactly as a player who asks `status` and the strategy before every move.
 
 Rulesets of plain moves (every card move is one top card onto a pile the index judges alone) are played out by
 `Game._plain_playout`, which makes the moves inline; every other ruleset by the general loop. Either way a playout
 must make the same moves as the public steps (win check, `legal_moves`, lose check, `apply` or `play`) chosen by
 the same random numbers: the same number of moves, the same final position, and an index of destinations that a
-fresh filing agrees with.
+fresh filing agrees with. Every shipped patience is played both ways.
 """
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from unittest import mock
 
 import pytest
 
+import kallisti
 from kallisti.interpreter.game import Game
 from kallisti.model.ruleset import load_ruleset
+from kallisti.solver.simulate import DealOutcome, DealPlay, play_deal
+from kallisti.solver.strategies import RandomStrategy
 
+RULESETS = Path(kallisti.__file__).parent / "rulesets"
+
+
+def shipped_patiences() -> list[str]:
+    """Every shipped ruleset played alone (piles to play on, no match between seats, no card table)."""
+    names = []
+    for path in sorted(RULESETS.iterdir()):
+        if path.suffix in (".yaml", ".rules"):
+            rules = load_ruleset(path.stem)
+            if rules.pile_count and rules.match is None and rules.table is None:
+                names.append(path.stem)
+    return names
+
+
+SHIPPED = shipped_patiences()
 # Shipped games: plain ones (taking the fast path), and others with runs, discards, checked clauses, hands,
-# refills, automatic moves (intelligence, la-nivernaise) and compulsory moves (decade, discordian).
-PLAIN = ["forty-thieves", "indian", "house-in-the-wood", "lucas"]
-GENERAL = ["spider", "decade", "busy-aces", "la-nivernaise", "emperor", "intelligence", "discordian"]
+# refills, automatic moves (intelligence, la-nivernaise) and compulsory moves (decade, discordian): every shipped
+# patience, and Discordian (a match's ruleset, played here as a patience).
+PLAIN = ["forty-thieves", "freecell", "house-in-the-wood", "indian", "limited", "lucas", "maria", "number-ten",
+         "rank-and-file"]
+GENERAL = [name for name in SHIPPED if name not in PLAIN] + ["discordian"]
 SEEDS = [1, 2, 3]
 CAPS = [1000, 45]  # to the end (or the cap), and stopped part-way
 
@@ -141,3 +163,51 @@ def test_the_compiler_knows_when_an_expression_reads_only_group_sizes(text, size
 
     compiled = load_ruleset("forty-thieves").compiler.compile(text, Pos("<test>"), STATE_SCOPE)
     assert compiled.sizes == (None if sizes is None else frozenset(sizes))
+
+
+def stepped_deal(rules, seed: int, cap: int) -> tuple[DealOutcome, Game]:
+    """A deal of `simulate --strategy random` played the general way: `status` and the strategy before every move."""
+    play = DealPlay(rules, seed, "random", cap)
+    while (outcome := play.outcome()) is None:
+        play.step()
+    return DealOutcome(seed, outcome, play.made), play.game
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_simulate_plays_a_random_deal_as_the_step_by_step_path(name):
+    """`play_deal(..., "random")` takes the engine's loop: the same outcome, moves and final position."""
+    rules = load_ruleset(name)
+    for seed in (1, 2):
+        for cap in (400, 37):
+            game = Game(rules, seed=seed)
+            with mock.patch.object(DealPlay, "step", autospec=True, side_effect=AssertionError("the general path")):
+                fast = play_deal(rules, seed, "random", cap, game=game)
+            slow, stepped = stepped_deal(rules, seed, cap)
+            assert fast == slow
+            assert game.state.key() == stepped.state.key()
+            assert game.status() == stepped.status()
+
+
+# Forty Thieves (plain moves) and Harp (runs) where nothing but aces can leave the tableau and the waste, and the
+# stock is turned again and again: a pass through it soon changes nothing, and the game is lost as blocked.
+STALLING = """extends: {base}
+game: {base} (stalling)
+piles:
+  stock: {{redeals: unlimited}}
+  tableau: {{build: none, empty: none}}
+"""
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("base, plain", [("forty-thieves", True), ("harp", False)])
+def test_a_simulated_deal_stops_where_status_finds_it_blocked(base, plain, seed):
+    rules = load_ruleset(base, STALLING.format(base=base))
+    game = Game(rules, seed=seed)
+    assert game.plain_moves == plain
+    fast = play_deal(rules, seed, "random", 2000, game=game)
+    slow, stepped = stepped_deal(rules, seed, 2000)
+    assert fast == slow and fast.outcome == "lost"
+    assert game.status().reason.startswith("blocked")
+    assert game.state.key() == stepped.state.key()
+    # A playout not told to stop there goes on redealing to the cap.
+    assert Game(rules, seed=seed).playout(RandomStrategy(seed).rng.below, 2000) == 2000

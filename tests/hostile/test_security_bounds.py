@@ -41,7 +41,7 @@ class Work:
         self.events = self.nodes = self.lines = self.schema_errors = 0
         self.validated: list[str] = []
         real_parse, real_build, real_line = located.yaml.parse, located._build, rules_front.parse_line
-        real_errors, real_validator = loader.Validator.iter_errors, loader._validator
+        real_errors, real_validator = loader.validator_class().iter_errors, loader._validator
 
         def parse(*args, **kwargs):
             for event in real_parse(*args, **kwargs):
@@ -69,7 +69,7 @@ class Work:
         monkeypatch.setattr(located.yaml, "parse", parse)
         monkeypatch.setattr(located, "_build", build)
         monkeypatch.setattr(rules_front, "parse_line", parse_line)
-        monkeypatch.setattr(loader.Validator, "iter_errors", iter_errors)
+        monkeypatch.setattr(loader.validator_class(), "iter_errors", iter_errors)  # one class, made once
 
 
 def refused(path: Path) -> list:

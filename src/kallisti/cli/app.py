@@ -13,6 +13,22 @@ app = typer.Typer(
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from kallisti import __version__  # the package's own small __init__: nothing heavy
+
+        typer.echo(f"kallisti {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="Print kallisti's version and exit."),
+) -> None:
+    pass
+
+
 def _register() -> None:
     from kallisti.cli import convert, fmt, games, hand, play, show, simulate, validate
 

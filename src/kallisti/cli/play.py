@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from kallisti.cli.render import table_lines, use_color
+from kallisti.cli.render import COMPACT_ROLES, table_lines, use_color
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.honour import AT_NEXT_DEAL, HonourRules
 from kallisti.unsafe import visible
@@ -29,23 +29,26 @@ commands:
   u / r         undo / redo a step
   a             make the ruleset's automatic moves
   hint          suggest a move (the exact command to type)
-  moves         list every legal move
+  moves         list every legal move, each once
   table         show the table again
   ok            acknowledge the honour rule shown (do what it says first)
   rule CHANGE   change a rule from the next move, e.g. `rule forbid foundation.build "no kings": card.rank == K`
                 (undo takes it back); a change to the deck or the piles, e.g. `rule set tableau.count 12`,
                 waits for the next deal
   new [N]       deal again (deal N), under any rule change waiting for the next deal
+  restart       play the same deal again from its start
   save FILE     save the game;  load FILE  replace it with a saved one
   help          this text
   q             quit
+a won or lost game is announced, and play goes on: undo, restart, new or quit
 lines that are blank or start with # are ignored"""
 
 Out = Callable[[str], None]
 
 
 def play(
-    game: str = typer.Argument(..., metavar="GAME|FILE", help="A shipped game's name (see `kallisti list`) or a ruleset file."),
+    game: str | None = typer.Argument(None, metavar="GAME|FILE", help="A shipped game's name (see `kallisti list`), a ruleset "
+                                      "file, or a save written by `save FILE` in play (resumed where it was saved)."),
     seed: int | None = typer.Option(None, "--seed", min=0, help="The deal number: the same number gives the same deal everywhere. Default: a fresh one."),
     deal: str | None = typer.Option(None, "--deal", help="A text file listing the whole pack in dealing order (card names like 10H or 10♥, # comments), "
                                     "or a world deal number: `ms:N`, Microsoft FreeCell's deal N, for a one-pack game dealt in rows across 8 piles; "
@@ -57,11 +60,15 @@ def play(
     watch: bool = typer.Option(False, "--watch", help="Reload the ruleset file whenever it is saved: valid edits take "
                                "effect (rules from the next move, the layout from the next deal); invalid ones are "
                                "reported and play goes on under the old rules."),
+    load: Path | None = typer.Option(None, "--load", metavar="FILE", help="Resume a save written by `save FILE` in play "
+                                     "(as `kallisti play FILE` does)."),
 ) -> None:
     """Play a game in text mode: one command a line, from the keyboard or a piped script.
 
     Type `help` in the game for the commands. The game's end is checked after every step, and
-    a marker line is printed that scripts can grep for.
+    a marker line is printed that scripts can grep for; play goes on after it (undo, restart, new).
+    The exit code is that of the game at `q` or when the input ends. A save written by `save FILE`
+    is resumed with `kallisti play FILE` (or `--load FILE`).
 
     Exit codes:
     0  won: `*** WON: <game> in <N> moves ***`
@@ -75,6 +82,19 @@ def play(
 
     if seed is not None and deal is not None:
         raise typer.BadParameter("give --seed or --deal, not both", param_hint="--seed / --deal")
+    if load is not None and game is not None:
+        raise typer.BadParameter("give a game or --load FILE, not both", param_hint="GAME / --load")
+    if load is None and game is not None and is_save_file(Path(game)):
+        load = Path(game)
+    if load is not None:
+        given = [name for name, value in (("--seed", seed), ("--deal", deal), ("--players", players), ("--watch", watch))
+                 if value not in (None, False)]
+        if given:
+            raise typer.BadParameter(f"a save holds its deal, rules and players: {', '.join(given)} cannot go with it",
+                                     param_hint=given[0])
+        raise typer.Exit(_resume(load, no_color))
+    if game is None:
+        raise typer.BadParameter("give a game, a ruleset file or a save", param_hint="GAME|FILE")
     try:
         rules = load_ruleset(game)
         if rules.table is not None and not rules.pile_count:
@@ -111,6 +131,54 @@ def play(
     raise typer.Exit(_session(lambda: run_session(
         g, _stdin_lines(interactive), typer.echo, color=use_color(sys.stdout, no_color), deal_source=source,
         err=lambda text: typer.echo(text, err=True), tip=interactive, watcher=watcher)))
+
+
+def is_save_file(path: Path) -> bool:
+    """Whether `path` is a save to resume: a file named `*.sav`, or one that begins as a kallisti save does (a game's
+    or a match's, whatever its name)."""
+    from kallisti.interpreter.save import SAVE_HEAD
+
+    try:
+        if not path.is_file():
+            return False
+        if path.suffix.lower() == ".sav":
+            return True
+        with open(path, "rb") as fh:
+            return SAVE_HEAD.match(fh.read(200)) is not None
+    except (OSError, ValueError):
+        return False
+
+
+def _resume(path: Path, no_color: bool) -> int:
+    """`kallisti play FILE.sav` / `--load FILE`: play on from a save, a game's or a match's, exactly where it was."""
+    from kallisti.interpreter.save import MATCH_FORMAT, load_game, load_saved
+
+    interactive = sys.stdin.isatty()
+    color = use_color(sys.stdout, no_color)
+    try:
+        with open(path, "rb") as fh:
+            is_match = MATCH_FORMAT.encode() in fh.read(200)
+        if is_match:
+            match = load_saved(path)
+        else:
+            g, waiting = load_game(path, with_next_deal=True)
+    except OSError as exc:
+        typer.echo(f"{visible(str(path))}: error save-read: {visible(exc.strerror or str(exc))}", err=True)
+        return BAD_INPUT
+    except KallistiError as exc:
+        _report(exc.findings)
+        return BAD_INPUT
+    if is_match:
+        from kallisti.cli.match_play import run_match_session
+
+        return _session(lambda: run_match_session(match, _stdin_lines(interactive), typer.echo, err=_stderr,
+                                                  color=color, tip=interactive))
+    return _session(lambda: run_session(g, _stdin_lines(interactive), typer.echo, color=color, err=_stderr,
+                                        tip=interactive, waiting=waiting, resumed=str(path)))
+
+
+def _stderr(text: str) -> None:
+    typer.echo(text, err=True)
 
 
 def fresh_seed() -> int:
@@ -306,6 +374,51 @@ def command_for(game, m: int) -> str:
     return describe(game, m)
 
 
+def distinct_moves(game) -> list[tuple[str, int]]:
+    """Each distinct legal move once, as (command, move), by source pile, then destination pile, then card count.
+
+    The same cards going to piles of one group that look alike (the same cards, as many face down: empty foundations,
+    two tableau piles holding the same cards) make one move, listed as the first of them; to foundations, as the
+    group's shorthand (`w f`) where that names one of them. Only where the rules cannot tell the group's piles apart
+    (the solver's symmetry: no rule reads a pile's index, no route reaches or leaves them one pile at a time)."""
+    from kallisti.solver.solve import interchangeable_groups
+
+    state, kind, group_of = game.state, game.deck.kind, game.rules.group_of
+    alike_groups = interchangeable_groups(game.rules)  # only there may two piles' moves be one
+    alike: dict[tuple, list[int]] = {}
+    for m in game.legal_moves():
+        what, src, dst, n = game.decode(m)
+        look = m
+        if what == "move" and group_of[dst] in alike_groups:
+            look = (group_of[dst], tuple(kind[c] for c in state.piles[dst]), state.down[dst])
+        alike.setdefault((what, src, n, look), []).append(m)
+    listed = []
+    for members in alike.values():
+        m = min(members, key=lambda mv: _listing_order(game, mv))
+        short = len(members) > 1 and game.rules.groups[group_of[game.decode(m)[2]]].role in COMPACT_ROLES
+        listed.append((_shorthand(game, m, members) if short else command_for(game, m), m))
+    listed.sort(key=lambda item: _listing_order(game, item[1]))
+    return listed
+
+
+def _listing_order(game, m: int) -> tuple:
+    what, src, dst, n = game.decode(m)
+    return (src, dst, n, game.window(m)[1:] if what == "discard" else (), m)
+
+
+def _shorthand(game, m: int, members: list[int]) -> str:
+    """`w f` for one of several alike moves to a group's piles, when the session reads it as one of them."""
+    from kallisti.interpreter.notation import MoveRefused, parse_move
+
+    words = command_for(game, m).split()
+    words[1] = game.rules.groups[game.rules.group_of[game.decode(m)[2]]].tag
+    short = " ".join(words)
+    try:
+        return short if parse_move(game, short) in members else command_for(game, m)
+    except MoveRefused:
+        return command_for(game, m)
+
+
 def title(game, deal_source: str | None = None) -> str:
     """`Forty Thieves, deal 7`: what someone needs to play the same deal."""
     if deal_source is not None and deal_source.startswith(("ms:", "pysol:")):
@@ -318,23 +431,26 @@ def title(game, deal_source: str | None = None) -> str:
 
 
 def run_session(game, lines: Iterable[str], out: Out, *, color: bool = False, deal_source: str | None = None,
-                err: Out | None = None, tip: bool = False, watcher=None) -> int:
+                err: Out | None = None, tip: bool = False, watcher=None, waiting: Iterable[dict] = (),
+                resumed: str | None = None) -> int:
     """Play `game` with one command per line of `lines`, writing to `out`; returns the exit code.
 
-    0 won, 3 lost, 4 quit (or the lines ran out while still playing). A save that cannot be loaded, or a file that
-    `save` must not replace, is refused and the game goes on.
+    A won or lost game is announced once, and play goes on: undo, `restart`, `new` or `q`. The exit code is that
+    of the game when the lines run out or at `q`: 0 won, 3 lost, 4 still playing. A save that cannot be loaded, or
+    a file that `save` must not replace, is refused and the game goes on.
     """
     err = err or out
-    session = _Session(game, out, err, color)
+    session = _Session(game, out, err, color, deal_source)
     session.watcher = watcher
+    session.waiting = [(event, len(game.history)) for event in waiting]  # a save's changes waiting for the next deal
     out(title(game, deal_source))
+    if resumed is not None:
+        out(f"resumed from {visible(resumed)}, {_moves(game.moves_made)} made")
     if tip:
         out("type `help` for the commands, `q` to quit")
     session.show_table()
-    end = session.check_end()
-    if end is not None:
-        return end
-    session.show_honour()
+    if session.check_end() is None:
+        session.show_honour()
     for raw in lines:
         if too_long(raw):
             out(f"a command is at most {MAX_COMMAND_CHARS:,} characters; that line was not read")
@@ -346,11 +462,8 @@ def run_session(game, lines: Iterable[str], out: Out, *, color: bool = False, de
         result = session.command(line)
         if result is not None:
             return result
-        end = session.check_end()
-        if end is not None:
-            return end
-    out("*** QUIT ***")
-    return QUIT
+        session.check_end()
+    return session.leave()
 
 
 def file_refused(exc: KallistiError, err: Out, out: Out, goes_on: str) -> None:
@@ -364,12 +477,37 @@ def _moves(n: int) -> str:
     return f"{n} move{'' if n == 1 else 's'}"
 
 
+HOME_ROLES = ("foundation", "discard")  # where cards go for good: the piles the status line counts as home
+
+
+def status_line(game) -> str:
+    """`12 moves | score 40 | 12/104 home | deal 7`: where the game stands, after each move (within 80 columns)."""
+    home = sum(game.state.sizes.get(name, 0) for name, g in game.rules.groups.items() if g.role in HOME_ROLES)
+    parts = [_moves(game.moves_made)]
+    if game.rules.score is not None:
+        parts.append(f"score {game.score()}")
+    parts.append(f"{home}/{game.deck.size} home")
+    parts.append(f"deal {game.seed}" if game.seed is not None else "a dealt order")
+    return " | ".join(parts)[:80]
+
+
+def end_summary(game) -> str:
+    """`score 12, 40 moves` (`40 moves` for a ruleset without a score)."""
+    moves = _moves(game.moves_made)
+    return moves if game.rules.score is None else f"score {game.score()}, {moves}"
+
+
 class _Session:
     """The state of one text session: the game being played and how to print it."""
 
-    def __init__(self, game, out: Out, err: Out, color: bool):
+    def __init__(self, game, out: Out, err: Out, color: bool, deal_source: str | None = None):
         self.game, self.out, self.err, self.color = game, out, err, color
+        self.deal_source = deal_source  # where the deal in play came from (`--deal`), for `restart`'s title
         self.watcher = None
+        # The game's status as last judged, and what it was judged on (the game and its log's length): an end is
+        # announced once, when the outcome changes to won or lost, and judged again only after a step.
+        self.outcome: str | None = None
+        self.judged: tuple | None = None
         # Changes that cannot apply to the cards on the table wait for the next deal: `rule` and `rules`
         # events in order, each with the number of the game's steps done when it was made (its place among
         # the steps undo and redo walk), so that undo takes back the latest one once the steps after it are
@@ -596,11 +734,26 @@ class _Session:
         except KallistiError as exc:
             self._refused("the new deal cannot be made:", exc.findings)
             return
-        self.game = game
+        self.game, self.deal_source, self.outcome = game, None, None
         self.waiting.clear()
         self.unwaited.clear()
         self.honour = HonourRules(game, AT_NEXT_DEAL)
         self.out(title(self.game))
+        self.show_table()
+        self.show_honour()
+
+    def restart(self) -> None:
+        """`restart`: the same deal again from its start, under the rules it was dealt with (a rule change made in
+        play is gone with the moves; one waiting for the next deal waits on). Undo does not step back over it."""
+        from kallisti.interpreter.game import Game
+
+        old = self.game
+        self.game = Game(old.initial_rules, seed=old.seed, order=old.order, deal_number=old.deal_number)
+        self.outcome = None
+        self.waiting = [(event, 0) for event, _ in self.waiting]
+        self.unwaited.clear()
+        self.honour = HonourRules(self.game)
+        self.out(f"restarted: {title(self.game, self.deal_source)}")
         self.show_table()
         self.show_honour()
 
@@ -609,18 +762,38 @@ class _Session:
             self.out(line)
 
     def check_end(self) -> int | None:
-        status = self.game.status()
-        if status.outcome != "playing":
-            for h in self.game.rules.honour:
-                if h.at == "turn-end":
-                    self.out(f"honour rule (turn end): {h.says}")
+        """After a step: the exit code of a game that has ended (announced when it has just ended), else None.
+
+        The end line keeps its greppable form (`*** WON: <game> in <N> moves ***`, `*** LOST: <reason> ***`) and
+        stays the last line printed; the line before it gives the score, where the ruleset has one, the moves made
+        and what the player may do next."""
+        game = self.game
+        if self.judged is None or self.judged[0] is not game or self.judged[1] != len(game.events):
+            self.judged = (game, len(game.events))
+            status = game.status()
+            if status.outcome != self.outcome and status.outcome != "playing":
+                self._announce(status)
+            self.outcome = status.outcome
+        return {"won": WON, "lost": LOST}.get(self.outcome or "playing")
+
+    def _announce(self, status) -> None:
+        game = self.game
+        for h in game.rules.honour:
+            if h.at == "turn-end":
+                self.out(f"honour rule (turn end): {h.says}")
+        self.out(f"game over, {end_summary(game)}; play on: u (undo), restart, new [N], q (quit)")
         if status.outcome == "won":
-            self.out(f"*** WON: {self.game.rules.name} in {_moves(self.game.moves_made)} ***")
-            return WON
-        if status.outcome == "lost":
+            self.out(f"*** WON: {game.rules.name} in {_moves(game.moves_made)} ***")
+        else:
             self.out(f"*** LOST: {status.reason} ***")
-            return LOST
-        return None
+
+    def leave(self) -> int:
+        """`q`, or the end of the input: the exit code of the game as it stands (QUIT while it is still on)."""
+        code = self.check_end()
+        if code is None:
+            self.out("*** QUIT ***")
+            return QUIT
+        return code
 
     def command(self, line: str) -> int | None:
         """Carry out one command line; an exit code when the session ends."""
@@ -630,8 +803,7 @@ class _Session:
         verb = words[0].lower()
         game = self.game
         if len(words) == 1 and verb in ("q", "quit", "exit"):
-            self.out("*** QUIT ***")
-            return QUIT
+            return self.leave()
         if len(words) == 1 and verb in ("help", "?"):
             self.out(HELP)
         elif len(words) == 1 and verb in ("table", "l"):
@@ -648,6 +820,7 @@ class _Session:
             made = game.play_auto()
             if made:
                 self.out("auto: " + ", ".join(describe(game, m) for m in made))
+                self.out(status_line(game))
                 self.show_table()
                 self.moved()
             else:
@@ -658,16 +831,18 @@ class _Session:
             h = hint_with_source(game)
             self.out(f"hint: {command_for(game, h.move)} ({h.why})" if h.move is not None else f"hint: {h.why}")
         elif len(words) == 1 and verb == "moves":
-            moves = game.legal_moves()
+            moves = distinct_moves(game)
             self.out(f"{_moves(len(moves))}:")
-            for m in moves:
-                self.out(f"  {command_for(game, m):<10} {narrate(game, m)}")
+            for command, m in moves:
+                self.out(f"  {command:<10} {narrate(game, m)}")
         elif verb in ("save", "load"):
             return self._file_command(verb, line)
         elif verb == "rule":
             self.rule(line.split(None, 1)[1].strip() if len(words) > 1 else "")
         elif verb == "new" and len(words) <= 2:
             self.new_deal(words[1] if len(words) == 2 else "")
+        elif len(words) == 1 and verb == "restart":
+            self.restart()
         else:
             self._move(line)
         return None
@@ -688,6 +863,7 @@ class _Session:
         self.out(said)
         if len(made) > 1:
             self.out("auto: " + ", ".join(describe(game, am) for am in made[1:]))
+        self.out(status_line(game))
         self.show_table()
         self.moved()
 
@@ -720,6 +896,7 @@ class _Session:
             return None
         self.waiting = [(event, len(self.game.history)) for event in waiting]
         self.unwaited.clear()
+        self.deal_source, self.outcome = None, None
         self.out(f"loaded {visible(name)}: {title(self.game)}, {_moves(self.game.moves_made)} made")
         self.show_table()
         return None

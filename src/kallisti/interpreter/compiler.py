@@ -82,6 +82,35 @@ class Compiled:
     # deck's order: what a clause's explanation may name.
     ranks: frozenset = frozenset()
     steps: int = 0  # the most steps one evaluation may take (see MAX_EVALUATION_STEPS)
+    # What it reads of the position beyond the cards it judges (see PLACES): the engine judges a move rule once for
+    # every pile it may go to only when the rule reads that pile (`pile`, `top`); else once for all of them.
+    places: frozenset = frozenset()
+
+
+# The places of the position an expression may read (`Compiled.places`): `pile`, `top` and `source` when it names that
+# value, and `pile.state`, `source.state` when it reads that pile's cards, size or faces too; `position` when it
+# reads any other pile's or a group's cards, sizes or faces, or asks the move generator (`movable`). A card's
+# `face_up` reads `pile`, `top` and `position`. A group's name, a pile's `index` and a group's `count` read nothing
+# of the position: they are fixed.
+PLACES = ("pile", "top", "source", "pile.state", "source.state", "position")
+
+
+@dataclass(frozen=True)
+class Additive:
+    """A clause that reads the cards it judges only through sums over them of a term of one card (`sum(c in cards:
+    c.value)`, `count(c in cards: c.suit == hearts)`), and beyond them reads nothing but `count`: so a window of
+    adjacent cards may be judged from running sums, each card added once, rather than by going through the window.
+
+    `terms[i][c]` is the i-th sum's term for card id c; `judge(ctx)` is the clause's value (true or false, before a
+    `forbid` is negated) with the i-th sum read from `ctx.locals[SUM_SLOTS[first + i]]` (see `Compiler.additive`)
+    and `ctx.count` the window's length; `counts` says whether it reads `count` at all."""
+
+    terms: tuple
+    judge: Callable[[Ctx], Any]
+    counts: bool = True
+
+
+SUM_SLOTS = ("#sum0", "#sum1", "#sum2", "#sum3")  # where `Additive.judge` reads its sums (no rule can name them)
 
 
 def _const(value):
@@ -116,6 +145,7 @@ class Compiler:
         self.constants["first"] = (RANK, 0)
         self.constants["last"] = (RANK, len(deck.ranks) - 1)
         self.constants["ranks"] = (INT, len(deck.ranks))
+        self._known_places: dict[tuple, frozenset] = {}  # `places` of the rules' clauses, by (text, scope)
         # Every rank also has its word (`king`, `ten`, `ace`), a constant like the others unless the word already names
         # a rank, suit, colour or mark of the deck; a pile group of that name hides it (and is no `reserved-name`).
         self.rank_words = {w: i for w, i in rank_words(deck.ranks).items() if w not in self.constants}
@@ -140,7 +170,7 @@ class Compiler:
         steps = self.steps(node)
         self._check_cost(node, steps, scope, frozenset(self._uses))
         return Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads), self._sizes_read(), frozenset(self._ranks),
-                        steps)
+                        steps, frozenset(self._places))
 
     def conjuncts(self, text, pos: Pos, scope: dict[str, str]) -> list[Compiled]:
         """The top-level `and` parts of a condition, each compiled alone (with what it reads), for judging them apart."""
@@ -160,8 +190,74 @@ class Compiler:
             if "totals" in self._reads and not _totals_only_widen(node):
                 self._reads.add("values")
             out.append(Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads), self._sizes_read(),
-                                frozenset(self._ranks), self.steps(node)))
+                                frozenset(self._ranks), self.steps(node), frozenset(self._places)))
         return out
+
+    def places(self, text, pos: Pos, scope: dict[str, str]) -> frozenset:
+        """What the expression reads of the position (`Compiled.places`), for an expression this compiler compiled
+        before in this scope (a rule's clause): worked out once for each text and scope."""
+        key = (str(text), id(scope))
+        found = self._known_places.get(key)
+        if found is None:
+            found = self._known_places[key] = self.compile(text, pos, scope, want=None).places
+        return found
+
+    def additive(self, text, pos: Pos, scope: dict[str, str], first: int = 0) -> Additive | None:
+        """The clause `text` as an `Additive`, when it is one: every use of the judged cards (`cards`) is the collection
+        of a `sum` or `count` quantifier whose body reads nothing but its variable's own attributes (rank, suit,
+        value…), and beyond those it reads nothing but `count` (and constants). Its judge reads the sums from the
+        slots SUM_SLOTS[first:], so that several clauses may share one context; None when there are not slots enough
+        for them, when the clause is not additive, or when a term fails for some card."""
+        node = parse_expression(str(text), pos)
+        sums: list[Quant] = []  # in the order they are written
+        todo = [node]
+        while todo:
+            n = todo.pop()
+            if isinstance(n, Quant) and n.func in ("sum", "count") and isinstance(n.iterable, Name) \
+                    and n.iterable.name == "cards":
+                sums.append(n)
+                continue
+            todo.extend(reversed(_children(n)))
+        if not sums or first + len(sums) > len(SUM_SLOTS):
+            return None
+        deck, ctx, terms = self.deck, Ctx(), []
+        for quant in sums:
+            self._start(str(text), pos)
+            self._allow_movable = False
+            self._bound.append(quant.var)
+            try:
+                body, typ = self._compile(quant.body, {**scope, quant.var: CARD})
+            except KallistiError:
+                return None
+            finally:
+                self._bound.pop()
+            if self._uses or self._places:
+                return None  # the term reads more than its card
+            counting = quant.func == "count"
+            try:
+                term = []
+                for c in range(deck.size):
+                    ctx.locals[quant.var] = c
+                    v = body(ctx)
+                    term.append((1 if v else 0) if counting else v)
+            except RuleRuntimeError:
+                return None
+            if not all(isinstance(v, int) for v in term):
+                return None
+            terms.append(tuple(term))
+        self._start(str(text), pos)
+        self._allow_movable = False
+        for quant, slot in zip(sums, SUM_SLOTS[first:]):
+            self._standins[id(quant)] = ((lambda c, slot=slot: c.locals[slot]), INT)
+        try:
+            judge, typ = self._compile(node, dict(scope))
+        except KallistiError:
+            return None
+        finally:
+            self._standins = {}
+        if typ != BOOL or not self._uses <= {"count"} or self._places:
+            return None
+        return Additive(tuple(terms), judge, "count" in self._uses)
 
     # -- helpers ------------------------------------------------------------------------
     def _start(self, text: str, pos: Pos) -> None:
@@ -171,6 +267,8 @@ class Compiler:
         self._sizes: set | None = set()
         self._types: dict[int, str] = {}  # the type of each node compiled, by id, for the cost model
         self._bound: list[str] = []  # the variables of the quantifiers around the node being compiled
+        self._places: set[str] = set()
+        self._standins: dict[int, tuple] = {}  # nodes compiled as something else (`additive`): id -> (closure, type)
 
     def _sizes_read(self) -> frozenset | None:
         return None if self._sizes is None else frozenset(self._sizes)
@@ -181,6 +279,10 @@ class Compiler:
         return KallistiError(Finding(code, message, self._pos.shifted(col), suggestion=suggestion, excerpt=excerpt))
 
     def _compile(self, node: Node, scope: dict[str, str]):
+        if self._standins and id(node) in self._standins:
+            fn, typ = self._standins[id(node)]
+            self._types[id(node)] = typ
+            return fn, typ
         method = getattr(self, "_c_" + type(node).__name__)
         fn, typ = method(node, scope)
         self._types[id(node)] = typ
@@ -202,6 +304,8 @@ class Compiler:
             return (lambda c: c.locals[name]), scope[name]
         if name in scope:
             self._uses.add(name)
+            if name in ("pile", "top", "source"):
+                self._places.add(name)
             typ = scope[name]
             if name in ("card", "top", "cards", "count", "pile", "source"):
                 getter = _SLOT_GETTERS[name]
@@ -247,11 +351,17 @@ class Compiler:
             if name == "face_up":
                 self._reads.add("identity")
                 self._uses.add("state")
+                self._places.update(("pile", "top", "position"))  # see `_card_face_up`
                 self._sizes = None
                 return (lambda c: _card_face_up(c, obj_fn(c))), BOOL
         elif obj_type == PILE:
             self._uses.add("state")
             self._sizes = None
+            if name != "index":
+                if isinstance(node.obj, Name) and node.obj.name in ("pile", "source") and node.obj.name not in self._bound:
+                    self._places.add(node.obj.name + ".state")  # the cards, size or faces of the pile a slot names
+                else:
+                    self._places.add("position")  # of another pile
             if name == "movable":
                 if not self._allow_movable:
                     raise self._error(node, "expr-scope", "`movable` may be read only by win, lose and score conditions",
@@ -274,6 +384,8 @@ class Compiler:
                 return (lambda c: fn(c.state, obj_fn(c))), typ
         elif obj_type == GROUP:
             self._uses.add("state")
+            if name != "count":
+                self._places.add("position")
             groups = self.groups
             if name == "size" and hasattr(obj_fn, "const"):
                 gname = obj_fn.const

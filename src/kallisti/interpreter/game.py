@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from itertools import compress
 
 from kallisti.errors import Finding, KallistiError, Pos, error
-from kallisti.interpreter.compiler import Ctx, RuleRuntimeError
+from kallisti.interpreter.compiler import (BUILD_SCOPE, DISCARD_SCOPE, EMPTY_SCOPE, PILE_STATE_SCOPE, SEQUENCE_SCOPE, SUM_SLOTS,
+                                          TAKE_SCOPE, Ctx, RuleRuntimeError)
 from kallisti.interpreter.rng import STREAM_REDEAL, Rng
 from kallisti.interpreter.state import Dealer, initial_state, recount, shuffled_order
 
@@ -36,30 +37,154 @@ class Status:
     reason: str = ""
 
 
+_SCOPES = {"build": BUILD_SCOPE, "empty": EMPTY_SCOPE, "take": TAKE_SCOPE, "sequence": SEQUENCE_SCOPE,
+           "discard": DISCARD_SCOPE, "dealing": PILE_STATE_SCOPE}  # the scope each kind of pile rule is compiled in
+_DESTINATION = frozenset({"pile", "top"})  # what a build or empty rule reads of the pile the cards would go to
+
+
+def _places(rules, rule) -> frozenset:
+    """What the clauses of `rule` beyond its tables read of the position (`Compiled.places`); its tables read only
+    the cards (`card`, and for a pair table `top`)."""
+    found: set = set()
+    for clause in rule.residual:
+        found |= rules.compiler.places(clause.text, clause.pos, _SCOPES[rule.kind])
+    return frozenset(found)
+
+
+def _blind_to_destination(rules, rule) -> bool:
+    """Whether a build or empty rule's verdict on a move is the same whichever of its piles the cards go to: it has no
+    table of pairs (which reads `top`) and its other clauses read neither `pile` nor `top`. Such a rule is judged
+    once for every pile of a listing that it would judge (the position does not change while moves are listed)."""
+    return rule.pair_table is None and not (_places(rules, rule) & _DESTINATION)
+
+
+def _reads_only_its_pile(rules, rule) -> bool:
+    """Whether a take or sequence rule reads nothing of the position but the pile the cards leave: its verdict on a
+    run is then a function of that pile alone, and may be kept until the pile changes."""
+    return "position" not in _places(rules, rule)
+
+
+def _reads_only(rules, rule, names: set, places: set) -> bool:
+    """Whether the clauses of `rule` beyond its tables read none of the values a rule may name but `names` (a group's
+    name aside: which piles it has is fixed) and no place of the position but `places` (`Compiled.places`): its
+    verdict is then a function of those values, whatever the position, and may be kept from one position to the
+    next."""
+    return all((clause.uses - {"state"}) <= names for clause in rule.residual) and _places(rules, rule) <= places
+
+
+@dataclass(frozen=True)
+class WindowSums:
+    """A discard rule judged from running sums over a window of adjacent cards (see `_window_sums`)."""
+
+    terms: tuple  # per distinct sum, its term for each card id
+    slots: tuple  # per slot the clauses read a sum from (SUM_SLOTS), which of `terms` it is
+    judges: tuple  # the rule's clauses beyond its tables, in order, each a `holds(ctx)` reading only `count` and sums
+    # With one sum, when the clauses after those that read `count` alone do not read it: per count n, whether those
+    # clauses let n cards through (2: one of them fails), and the few sums the others let through (`_matched_windows`).
+    counts: bytes | None = None
+    totals: tuple = ()
+
+
+# Not limits on what a ruleset may do (kallisti.limits), only where a shortcut stops paying: a discard rule is judged
+# in advance for at most SUMS_JUDGED_AHEAD sums, and matched against prefix sums when it lets through at most FEW_SUMS.
+SUMS_JUDGED_AHEAD = 1 << 16
+FEW_SUMS = 16
+
+
+def _window_sums(rules, rule) -> WindowSums | None:
+    """How a discard rule's verdict on a window of adjacent cards may be worked out from running sums over it (see
+    `compiler.Additive`): when every clause beyond the rule's tables reads only `count` or is additive, and it has no
+    table of pairs (its table of single cards, for `card`, the window's first card, is looked up as ever); else None.
+    Clauses that sum the same term (`require` one total, `forbid` another) share one running sum."""
+    if rule.always or rule.never or rule.pair_table is not None or not rule.residual:
+        return None
+    terms, slots, judges, counting, leading = [], [], [], [], True
+    for clause in rule.residual:
+        if clause.uses <= {"count"}:
+            judges.append(clause.holds)
+            if leading:
+                counting.append(clause.holds)
+            else:
+                counting = None  # a clause after a sum's that reads the count
+            continue
+        leading = False
+        additive = rules.compiler.additive(clause.text, clause.pos, DISCARD_SCOPE, len(slots))
+        if additive is None:
+            return None
+        for term in additive.terms:
+            if term not in terms:
+                terms.append(term)
+            slots.append(terms.index(term))
+        judge = additive.judge
+        judges.append((lambda ctx, j=judge: bool(j(ctx))) if clause.kind == "require" else (lambda ctx, j=judge: not j(ctx)))
+        if additive.counts:
+            counting = None  # the verdict on a sum depends on the count
+    if not terms:
+        return None
+    plain = WindowSums(tuple(terms), tuple(slots), tuple(judges))
+    if len(terms) != 1 or counting is None:
+        return plain
+    # One sum, and the clauses after the leading `count` ones read the sum alone: the sums they let through are
+    # found by judging every sum a window could have (between the sums of the deck's negative and positive terms).
+    ctx, size = Ctx(), rules.deck.size
+    counts = bytearray(size + 1)
+    for n in range(size + 1):
+        ctx.count = n
+        try:
+            counts[n] = all(holds(ctx) for holds in counting)
+        except RuleRuntimeError:
+            counts[n] = 2
+    term, rest = terms[0], judges[len(counting):]
+    low, high = sum(t for t in term if t < 0), sum(t for t in term if t > 0)
+    if high - low >= SUMS_JUDGED_AHEAD:
+        return plain
+    totals = []
+    for total in range(low, high + 1):
+        for slot in range(len(slots)):
+            ctx.locals[SUM_SLOTS[slot]] = total
+        try:
+            if all(holds(ctx) for holds in rest):
+                totals.append(total)
+        except RuleRuntimeError:
+            return plain
+        if len(totals) > FEW_SUMS:
+            return plain
+    return WindowSums(plain.terms, plain.slots, plain.judges, bytes(counts), tuple(totals))
+
+
 def _judges_cards_alone(rule) -> bool:
     """Whether a rule's verdict is a function of the cards it judges alone (`card`, `cards`, `count` and the names
     its quantifiers bind): it reads no pile, no top, nothing of the position. Such verdicts may be memoised."""
     return all(not (clause.uses & _POSITIONAL) for clause in rule.clauses)
 
 
-def _count_gate(rule, most: int) -> bytes | None:
-    """Per count of cards n (0 to `most`): 0 when the clauses that `Rule.allows` runs first and that read `count`
-    alone refuse n cards, so that the rule refuses any n cards without running another clause; else 1 (also when
-    they fail: the rule is then judged as always, its failure noted). None when no such clause comes first."""
+def _count_gate(rules, rule, most: int) -> bytes | None:
+    """Per count of cards n (0 to `most`): 0 when what `Rule.allows` runs first and reads `count` alone refuses n
+    cards, so that the rule refuses any n cards without running anything else; else 1 (also when it fails: the rule is
+    then judged as always, its failure noted). What runs first: the clauses that read `count` alone, then, when the
+    next clause is a `require`, the parts of its top-level `and` that come first and read `count` alone (`count ==
+    ranks and descending(cards)` refuses any other count before it looks at a card). None when nothing such comes
+    first."""
     if rule.always or rule.never:
         return None
     leading = []
     for clause in rule.residual:
-        if not clause.uses <= {"count"}:
-            break
-        leading.append(clause)
+        if clause.uses <= {"count"}:
+            leading.append(clause.holds)
+            continue
+        if clause.kind == "require":  # `a and b` runs a first, and is false when a is
+            for part in rules.compiler.conjuncts(clause.text, clause.pos, _SCOPES[rule.kind]):
+                if not part.uses <= {"count"}:
+                    break
+                leading.append(part.fn)
+        break
     if not leading:
         return None
     ctx, gate = Ctx(), bytearray(most + 1)
     for n in range(most + 1):
         ctx.count = n
         try:
-            gate[n] = all(clause.holds(ctx) for clause in leading)
+            gate[n] = all(holds(ctx) for holds in leading)
         except RuleRuntimeError:
             gate[n] = 1
     return bytes(gate)
@@ -103,6 +228,9 @@ class Game:
         self._card_moves: dict[int, tuple] = rules.card_move_cache
         self.events: list[dict] = []  # the player's steps, for saves and replays
         self.rule_errors: list[str] = []  # errors rules raised while judging moves (the moves were refused)
+        self.failures = 0  # how many times a rule raised an error while judging a move (rule_errors keeps the first ten)
+        self.listed: list[int] | None = None  # the legal moves here, while a lose rule is judged (see `_lost`)
+        self.relisted: list[int] | None = None  # the legal moves where the last automatic moves stopped (`playout`)
         self.hint_plan: tuple | None = None  # (position, moves, positions searched): the rest of the last hint's line
         # The piles re-filed (`_refresh`) since a position key last read them, and that key's maker: the solver's
         # keys (kallisti.solver.keys) key again only these piles. A change that bypasses `_refresh` (a playout's
@@ -172,7 +300,7 @@ class Game:
                      "refill_of", "accepts_on_top", "space_kinds_of", "open_of", "discard_sources", "discard_dest", "discard_base", "window_span",
                      "stock_info", "plain_moves", "deal_to", "diverts", "source_slot", "accepts_by_kind",
                      "win_sees", "plain_deals", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key", "empty_gates",
-                     "window_gates")
+                     "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -286,8 +414,38 @@ class Game:
         self.window_memos = [{} if _judges_cards_alone(rule) else None for _, rule, _ in self.discard_sources]
         # And per group and per discard source, which counts of cards the rule's leading `count` clauses let through
         # (`_count_gate`): most runs and windows are refused by count alone (a whole suit is 13 cards).
-        self.empty_gates = [_count_gate(g.empty, self.deck.size) for g in groups]
-        self.window_gates = [_count_gate(rule, self.deck.size) for _, rule, _ in self.discard_sources]
+        self.empty_gates = [_count_gate(rules, g.empty, self.deck.size) for g in groups]
+        self.window_gates = [_count_gate(rules, rule, self.deck.size) for _, rule, _ in self.discard_sources]
+        # Judged where they can change. Per run source, as `source_info` has it, and whether the runs that may leave it
+        # are a function of its own cards (its take and sequence rules read nothing else of the position): then
+        # `_runs` works them out once and they are kept (in `runs`) until the pile changes.
+        self.run_plan = [(p, limit, seq, counts, (seq is None or seq.pair_table is not None or _reads_only_its_pile(rules, seq))
+                          and (counts is not False or _reads_only_its_pile(rules, groups[self.gindex[p]].take)))
+                         for p, limit, seq, counts in self.run_sources]
+        # Per group, whether its build rule, and its empty rule, is blind to the destination (`_blind_to_destination`):
+        # judged once for every pile of the group a run may go to, not pile by pile.
+        self.blind_build = [_blind_to_destination(rules, g.build) for g in groups]
+        self.blind_empty = [_blind_to_destination(rules, g.empty) for g in groups]
+        # Per discard source, its rule as running sums over a window (`_window_sums`), or None; and the verdicts of
+        # such a rule by (count, sums), which are all it reads.
+        self.window_sums = [_window_sums(rules, rule) for _, rule, _ in self.discard_sources]
+        self.sum_verdicts = [{} for _ in self.discard_sources]
+        # Verdicts kept from one position to the next, for rules whose verdict is a function of a few values alone.
+        # Per group: its build rule's and its empty rule's beyond their tables when they read the count and which pile
+        # the cards leave, and nothing else (a foundation takes one card at a time, and none from another
+        # foundation), keyed by source and count (`_checked_targets`); its take rule's when it reads the run's
+        # bottom card and the count alone (a king's build, or the top card), keyed by card and count (`_take_ok`).
+        self.build_counts = [{} if _reads_only(rules, g.build, {"count", "source"}, {"source"}) else None for g in groups]
+        self.space_counts = [{} if _reads_only(rules, g.empty, {"count", "source"}, {"source"}) else None for g in groups]
+        self.take_cards = [{} if _reads_only(rules, g.take, {"card", "count"}, set()) else None for g in groups]
+        # Per count of cards, the general targets (as `general_targets` lists them) a run of that many may go to: those
+        # whose build rule is judged pile by pile, and those whose spaces take it unless what the empty rule runs first
+        # refuses that count (`empty_gates`: a whole suit's spaces take only runs of 13).
+        self.general_by_count = [
+            tuple((tg, builds, takes and (self.empty_gates[tg] is None or bool(self.empty_gates[tg][n])))
+                  for tg, builds, takes in self.general_targets
+                  if builds or takes and (self.empty_gates[tg] is None or self.empty_gates[tg][n]))
+            for n in range(self.deck.size + 1)]
         # Whether every card move is one top card onto a pile the index alone judges (no runs, windows, clauses
         # beyond the tables, hands or refills): then `playout` may make moves inline, without undo records.
         self.plain_moves = not (self.run_sources or self.discard_sources or self.general_targets or self.has_checked
@@ -335,6 +493,10 @@ class Game:
         # card), kept up to date by `_refresh`, so move generation can pass over the sources with nowhere to go
         # (most of them, most of the time) in one C-level pass: itertools.compress.
         self.source_dests: list = [()] * (len(self.simple_sources) + 1)
+        # Per pile, the runs that may leave it (`_runs`) while it stays as it is, for the sources whose runs depend on
+        # their own cards alone (`run_plan`); None when not known. `_refresh` forgets a pile's.
+        self.runs: list = [None] * self.P
+        self.window_kept: list = [None] * len(self.discard_sources)  # per discard source, see `_matched_windows`
         self._file_all()
 
     def _file_all(self) -> None:
@@ -357,6 +519,7 @@ class Game:
         This runs twice per move, so it reads only per-pile tables prepared in `_build_indexes`.
         """
         self.dirty.add(p)
+        self.runs[p] = None
         pile = self.piles[p]
         if self.any_hand and self.top_up_of[p]:
             self.down[p] = len(pile) - 1 if pile else 0  # a hand: only its top card lies face up
@@ -428,12 +591,9 @@ class Game:
         return out
 
     def _all_moves(self) -> list[int]:
-        st = self.state
-        piles, down = st.piles, st.down
-        P = self.P
+        piles = self.state.piles
         out = self._stock_moves()
-        dests, kind = self.dests, self.kind
-        general = self.general_targets
+        dests = self.dests
         top_key = self.top_key
         spaces = self.open_spaces  # empty piles that take any card (never a source: a source has cards)
         checked, has_checked = self.checked, self.has_checked
@@ -463,68 +623,91 @@ class Game:
                         lst = checked[k]
                         if lst:
                             self._checked_targets(out, lst, src, 1, head)
-        for src, limit, seq, counts in self.run_sources:
-            pile = piles[src]
-            if not pile:
-                continue
-            up = len(pile) - down[src]
-            if up <= 0:
-                continue
-            if limit > up:
-                limit = up
-            table = seq.pair_table if seq is not None else None
-            n = 1
-            while n <= limit:
-                if n > 1 and seq is not None:
-                    if table is not None:
-                        if not table[pile[-n + 1] * seq.stride + pile[-n]]:
-                            break
-                    elif not self._sequence_ok(seq, pile, n):
-                        break
-                if counts is not None and not (counts[n] if counts else self._take_ok(src, n)):
-                    n += 1
-                    continue
-                c = pile[-n]
-                head = (n * P + src) * P
-                for d in dests[kind[c]]:
-                    if d != src:
+        runs = self.runs
+        for src, limit, seq, counts, kept in self.run_plan:
+            found = runs[src]
+            if found is None:
+                failures = self.failures
+                found = self._runs(src, limit, seq, counts)
+                if kept and failures == self.failures:  # a rule that failed is judged again, its failure noted again
+                    runs[src] = found
+            for head, k, n, targets in found:
+                lst = dests[k]
+                if lst:
+                    for d in lst:
+                        if d != src:
+                            out.append(head + d)
+                if spaces:
+                    for d in spaces:
                         out.append(head + d)
-                for d in spaces:
-                    out.append(head + d)
                 if has_checked:
-                    lst = checked[kind[c]]
+                    lst = checked[k]
                     if lst:
                         self._checked_targets(out, lst, src, n, head)
-                if general:
-                    for tg, builds, takes_spaces in general:
-                        if builds:
-                            self._general_builds(out, tg, src, n, head)
-                        if takes_spaces:
-                            empties = self.empties[tg]
-                            if not empties:
-                                continue
-                            gate = self.empty_gates[tg]
-                            if gate is not None and not gate[n]:
-                                continue  # refused for its count alone, as `_general_empties` finds it
-                            memo = self.empty_memos[tg]  # `_general_empties` when the verdict on these cards is known
-                            ok = memo.get(self.cards_key(pile[-n:])) if memo is not None else None
-                            if ok is None:
-                                self._general_empties(out, tg, src, n, head)
-                            elif ok:
-                                for d in empties:
-                                    out.append(head + d)
-                n += 1
+                if not targets:
+                    continue
+                for tg, builds, takes_spaces in targets:  # the general targets a run of n cards may go to
+                    if builds:
+                        self._general_builds(out, tg, src, n, head)
+                    if takes_spaces:
+                        empties = self.empties[tg]
+                        if not empties:
+                            continue
+                        # `_general_empties` when the verdict on these cards, or from this source, is known
+                        memo = self.empty_memos[tg]
+                        if memo is not None:
+                            ok = memo.get(self.cards_key(piles[src][-n:]))
+                        else:
+                            kept = self.space_counts[tg]
+                            ok = kept.get(src * self.window_span + n) if kept is not None else None
+                        if ok is None:
+                            self._general_empties(out, tg, src, n, head)
+                        elif ok:
+                            for d in empties:
+                                out.append(head + d)
         if self.discard_sources:
             self._discard_moves(out)
         return out
+
+    def _runs(self, src: int, limit: int, seq, counts) -> list[tuple]:
+        """The runs that may leave pile src now, shortest first, as its take and sequence rules judge them: each as
+        (its move number less the destination, the kind of its bottom card, how many cards, the general targets a
+        run of that many cards may go to (`general_by_count`)). `limit`, `seq` and `counts` are the source's, as
+        `source_info` has them."""
+        pile = self.piles[src]
+        found: list[tuple] = []
+        up = len(pile) - self.down[src]
+        if up <= 0:
+            return found
+        if limit > up:
+            limit = up
+        table = seq.pair_table if seq is not None else None
+        P, kind, by_count = self.P, self.kind, self.general_by_count
+        n = 1
+        while n <= limit:
+            if n > 1 and seq is not None:
+                if table is not None:
+                    if not table[pile[-n + 1] * seq.stride + pile[-n]]:
+                        break
+                elif not self._sequence_ok(seq, pile, n):
+                    break
+            if counts is None or (counts[n] if counts else self._take_ok(src, n)):
+                found.append(((n * P + src) * P, kind[pile[-n]], n, by_count[n]))
+            n += 1
+        return found
 
     def _discard_moves(self, out: list[int]) -> None:
         """Every window of adjacent face-up cards some pile's discard rule lets go (lengths 1 up to the pile)."""
         piles, down, ctx = self.state.piles, self.state.down, self.ctx
         base, span = self.discard_base, self.window_span
-        for (p, rule, _), memo, gate in zip(self.discard_sources, self.window_memos, self.window_gates):
+        for i, ((p, rule, _), memo, gate) in enumerate(zip(self.discard_sources, self.window_memos, self.window_gates)):
             pile = piles[p]
             ctx.pile = p
+            sums = self.window_sums[i]
+            if sums is not None:
+                if sums.counts is None or not self._matched_windows(out, i, p, rule, sums):
+                    self._summed_windows(out, i, p, rule, gate)
+                continue
             if memo is not None:  # the verdict on each window's cards is known, or worked out once
                 row = self.cards_key(pile)
                 for start in range(down[p], len(pile)):
@@ -543,6 +726,95 @@ class Game:
                     ctx.cards, ctx.count, ctx.card = window, end - start, window[0]
                     if self._allows(rule, ctx):
                         out.append(base + (p * span + start) * span + end - start)
+
+    def _matched_windows(self, out: list[int], i: int, p: int, rule, sums: WindowSums) -> bool:
+        """`_discard_moves` for the i-th discard source, pile p, whose rule lets a window through for a few sums alone
+        (`sums.totals`, given that its count passes `sums.counts`): each window's sum is the difference of two prefix
+        sums of the pile, so the windows that end at a card are those that start where the prefix sum is the one up
+        to that card less a sum let through, found by look-up: a few look-ups a card rather than a sum a window. What
+        was found is kept (`window_kept`): while the pile only grows (a card drawn onto the line), only the windows
+        that end at the new cards are looked for. False, with no move listed, when a clause that reads the count
+        fails for some count here (`_summed_windows` then notes it as ever)."""
+        pile, first = self.piles[p], self.down[p]
+        size, counts = len(pile), sums.counts
+        if 2 in counts[1:size - first + 1]:
+            return False
+        kept = self.window_kept[i]  # (the pile's cards then, its first face-up card, prefix sum, starts, moves found)
+        if kept is not None and kept[1] == first and len(kept[0]) <= size and pile[:len(kept[0])] == kept[0]:
+            _, _, total, starts, found = kept
+            done = len(kept[0])
+        else:
+            total, starts, found, done = 0, {0: [first]}, [], first  # prefix sum -> the places it is reached at
+        term, totals, table = sums.terms[0], sums.totals, rule.card_table
+        span = self.window_span
+        row = self.discard_base + p * span * span
+        grown = False
+        for end in range(done + 1, size + 1):
+            total += term[pile[end - 1]]
+            for wanted in totals:
+                for start in starts.get(total - wanted, ()):
+                    if counts[end - start] and (table is None or table[pile[start]]):
+                        found.append(row + start * span + end - start)
+                        grown = True
+            if total in starts:
+                starts[total].append(end)
+            else:
+                starts[total] = [end]
+        if grown:
+            found.sort()  # by first card, then length, as `_discard_moves` lists them
+        self.window_kept[i] = (pile[:], first, total, starts, found)
+        out.extend(found)
+        return True
+
+    def _summed_windows(self, out: list[int], i: int, p: int, rule, gate) -> None:
+        """`_discard_moves` for the i-th discard source, whose rule is judged from running sums (`window_sums`): each
+        window's sums are those of the window one card shorter plus that card's terms, so a window costs a few
+        additions, and its verdict is looked up by (count, sums), all the rule reads (`sum_verdicts`). A rule that
+        fails judges that window afresh from its cards, its failure noted as ever."""
+        terms, slots, judges = self.window_sums[i].terms, self.window_sums[i].slots, self.window_sums[i].judges
+        verdicts, pile, ctx = self.sum_verdicts[i], self.piles[p], self.ctx
+        table = rule.card_table  # the clauses that read only the window's first card
+        base, span = self.discard_base, self.window_span
+        size, row = len(pile), (p * span) * span + base
+        single = terms[0] if len(terms) == 1 else None
+        for start in range(self.down[p], size):
+            if table is not None and not table[pile[start]]:
+                continue  # as `Rule.allows` refuses it, before any other clause
+            if single is not None:
+                total = 0
+            else:
+                totals = [0] * len(terms)
+            head = row + start * span
+            for end in range(start + 1, size + 1):
+                card = pile[end - 1]
+                n = end - start
+                if single is not None:
+                    total += single[card]
+                    key = (n, total)
+                else:
+                    for t, term in enumerate(terms):
+                        totals[t] += term[card]
+                    key = (n, *totals)
+                if gate is not None and not gate[n]:
+                    continue  # refused for its count alone
+                ok = verdicts.get(key)
+                if ok is None:
+                    ctx.count = n
+                    held = ctx.locals
+                    for slot, t in enumerate(slots):
+                        held[SUM_SLOTS[slot]] = key[1 + t]
+                    try:
+                        ok = all(judge(ctx) for judge in judges)
+                    except RuleRuntimeError:
+                        window = pile[start:end]
+                        ctx.cards, ctx.count, ctx.card = window, n, window[0]
+                        ok = self._allows(rule, ctx)
+                    else:
+                        if len(verdicts) >= MEMO_LIMIT:
+                            verdicts.clear()
+                        verdicts[key] = ok
+                if ok:
+                    out.append(head + n)
 
     def _judge_cards(self, memo: dict, key, rule, ctx, cards: list[int]) -> bool:
         """A rule's verdict on `cards` (the moving cards or a window), noted in `memo` unless the rule failed."""
@@ -572,41 +844,101 @@ class Game:
         return self._allows(seq, ctx)
 
     def _take_ok(self, src, n) -> bool:
+        gi = self.gindex[src]
+        memo = self.take_cards[gi]  # the verdict by the run's bottom card and count, when that is all the rule reads
+        if memo is not None:
+            key = self.piles[src][-n] * self.window_span + n
+            ok = memo.get(key)
+            if ok is not None:
+                return ok
         ctx = self._move_ctx(src, n)
         ctx.pile, ctx.top = src, -1  # a take rule's `pile` is the pile the cards leave
-        return self._allows(self.group_list[self.gindex[src]].take, ctx)
+        try:
+            ok = bool(self.group_list[gi].take.allows(ctx))
+        except RuleRuntimeError as exc:
+            self._rule_failed(exc)
+            return False
+        if memo is not None:
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            memo[key] = ok
+        return ok
 
     def _checked_targets(self, out, piles, src, n, head) -> None:
-        """Moves onto piles whose tables passed the card: their remaining clauses decide."""
-        ctx = self._move_ctx(src, n)
+        """Moves onto piles whose tables passed the card: their remaining clauses decide. A rule blind to the
+        destination (`blind_build`, `blind_empty`) is judged once in a call, for every pile it judges."""
+        ctx = None
         st = self.state
+        gindex, groups = self.gindex, self.group_list
+        known: dict | None = None  # the verdicts of blind rules, by rule
+        key = src * self.window_span + n  # a kept verdict's key (`build_counts`, `space_counts`)
         for d in piles:
             if d == src:
                 continue
             target = st.piles[d]
-            group = self.group_list[self.gindex[d]]
-            ctx.pile = d
+            gi = gindex[d]
             if target:
-                ctx.top = target[-1]
-                rule = group.build
+                rule, blind, memo = groups[gi].build, self.blind_build[gi], self.build_counts[gi]
             else:
-                ctx.top = st.no_card
-                rule = group.empty
+                rule, blind, memo = groups[gi].empty, self.blind_empty[gi], self.space_counts[gi]
+            if memo is not None:
+                ok = memo.get(key)
+                if ok is not None:
+                    if ok:
+                        out.append(head + d)
+                    continue
+            elif blind and known is not None:
+                ok = known.get(rule)
+                if ok is not None:
+                    if ok:
+                        out.append(head + d)
+                    continue
+            if ctx is None:
+                ctx = self._move_ctx(src, n)
+            ctx.pile = d
+            ctx.top = target[-1] if target else st.no_card
             try:
-                if rule.residual_allows(ctx):
-                    out.append(head + d)
+                ok = bool(rule.residual_allows(ctx))
             except RuleRuntimeError as exc:
                 self._rule_failed(exc)
+                continue
+            if ok:
+                out.append(head + d)
+            if memo is not None:
+                if len(memo) >= MEMO_LIMIT:
+                    memo.clear()
+                memo[key] = ok
+            elif blind:
+                if known is None:
+                    known = {}
+                known[rule] = ok
 
     def _general_builds(self, out, tg, src, n, head) -> None:
         group = self.group_list[tg]
         st = self.state
         ctx = self._move_ctx(src, n)
+        memo, key = self.build_counts[tg], src * self.window_span + n  # a verdict kept across positions
+        known = memo.get(key) if memo is not None else None  # a blind rule's verdict, once judged
+        blind = self.blind_build[tg]
         for d in group.piles:
             dp = st.piles[d]
             if d != src and dp and len(dp) > st.down[d]:
-                ctx.top, ctx.pile = dp[-1], d
-                if self._allows(group.build, ctx):
+                if known is None:
+                    ctx.top, ctx.pile = dp[-1], d
+                    try:
+                        ok = bool(group.build.allows(ctx))
+                    except RuleRuntimeError as exc:
+                        self._rule_failed(exc)
+                        continue
+                    if blind:
+                        known = ok
+                        if memo is not None:
+                            if len(memo) >= MEMO_LIMIT:
+                                memo.clear()
+                            memo[key] = ok
+                else:
+                    ok = known
+                if ok:
                     out.append(head + d)
 
     def _general_empties(self, out, tg, src, n, head) -> None:
@@ -634,6 +966,25 @@ class Game:
                         out.append(head + d)
                 return
         ctx = self._move_ctx(src, n)
+        if self.blind_empty[tg]:  # blind to the destination: one verdict for every space of the group, in this position
+            kept, key = self.space_counts[tg], src * self.window_span + n  # or in any, by source and count
+            ok = kept.get(key) if kept is not None else None
+            if ok is None:
+                ctx.top, ctx.pile = self.state.no_card, empties[0]
+                try:
+                    ok = bool(group.empty.allows(ctx))
+                except RuleRuntimeError:
+                    ok = None  # judged space by space below, each failure noted as it always is
+                else:
+                    if kept is not None:
+                        if len(kept) >= MEMO_LIMIT:
+                            kept.clear()
+                        kept[key] = ok
+            if ok is not None:
+                if ok:
+                    for d in empties:
+                        out.append(head + d)
+                return
         for d in empties:
             ctx.top, ctx.pile = self.state.no_card, d
             if self._allows(group.empty, ctx):
@@ -655,6 +1006,7 @@ class Game:
 
     def _rule_failed(self, exc: RuleRuntimeError) -> None:
         """A rule raised an error: the move it judged is refused, and the error is noted for rule-change trials."""
+        self.failures += 1
         if len(self.rule_errors) < 10:
             self.rule_errors.append(str(exc))
 
@@ -690,7 +1042,17 @@ class Game:
     def can_move_from(self, p: int) -> bool:
         """Whether any legal move takes cards from pile p (`pile.movable` in win, lose and score rules)."""
         P = self.P
-        return any(m >= P * P and (m % (P * P)) // P == p for m in self.legal_moves())
+        moves = self.listed if self.listed is not None else self.legal_moves()
+        return any(m >= P * P and (m % (P * P)) // P == p for m in moves)
+
+    def _lost(self, moves: list[int]) -> bool:
+        """Whether a lose condition holds, `moves` being the legal moves here: what `pile.movable` asks for, given
+        rather than listed again for each pile it asks about."""
+        self.listed = moves
+        try:
+            return any(loss.when(self.ctx) for loss in self.rules.lose)
+        finally:
+            self.listed = None
 
     def visible_down(self, p: int) -> int:
         """How many face-down cards under pile p's top the player may look at (the group's `reveal`)."""
@@ -1042,14 +1404,21 @@ class Game:
         patterns = [p for p in self.rules.auto if p.trigger in triggers]
         if not patterns:
             return
+        rules, ctx = self.rules, self.ctx
         for _ in range(MAX_AUTO_MOVES):
-            if self.status().outcome != "playing":
+            # While `status` says playing (as it finds it, the legal moves listed once for it and for the choice).
+            if rules.win(ctx) or rules.lose and any(loss.when(ctx) for loss in rules.lose):
+                return
+            moves = self.legal_moves()
+            if not moves or self.redeal_positions and self._blocked(moves):
+                self.relisted = moves
                 return
             # The lowest matching move, not the first listed: the order of `legal_moves` follows the history of
             # the move indexes (undo re-files a pile at the end of a list), and an automatic move must depend on
             # the position alone, or a save's replay could send an ace to another foundation than the game did.
-            found = next((m for m in sorted(self.legal_moves()) if self._matches_any(patterns, m)), None)
+            found = next((m for m in sorted(moves) if self._matches_any(patterns, m)), None)
             if found is None:
+                self.relisted = moves
                 return
             yield found, self.apply(found)
 
@@ -1165,50 +1534,70 @@ class Game:
 
     # -- end and score ----------------------------------------------------------------------
     def status(self, moves: list[int] | None = None) -> Status:
-        """Won, lost (a declared loss condition, or no legal move left) or still playing."""
+        """Won, lost (a declared loss condition, or no legal move left) or still playing. `moves`, when given, are
+        the `legal_moves` of this position (a lose rule's `pile.movable` reads them rather than list them again)."""
         ctx = self.ctx
         if self.rules.win(ctx):
             return Status("won", "the win condition holds")
-        for loss in self.rules.lose:
-            if loss.when(ctx):
-                return Status("lost", loss.says)
+        if self.rules.lose:
+            self.listed = moves
+            try:
+                for loss in self.rules.lose:
+                    if loss.when(ctx):
+                        return Status("lost", loss.says)
+            finally:
+                self.listed = None
         moves = moves if moves is not None else self.legal_moves()
         if not moves:
             return Status("lost", "no legal move is left")
-        if self.redeal_positions and all(self.P <= m < 2 * self.P for m in moves) \
-                and self._position() in self.redeal_positions:
+        if self.redeal_positions and self._blocked(moves):
             return Status("lost", "blocked: a whole pass through the stock changed nothing")
         return Status("playing")
+
+    def _blocked(self, moves: list[int]) -> bool:
+        """Whether only redeals are left among `moves` and the position is one a redeal was made from: a whole pass
+        through the stock changed nothing."""
+        P = self.P
+        return all(P <= m < 2 * P for m in moves) and self._position() in self.redeal_positions
 
     def score(self) -> int:
         return self.rules.score(self.ctx)
 
-    def playout(self, choose, cap: int = 1000) -> int:
-        """Play moves picked by `choose(n)` until the game ends or `cap` moves; returns moves made."""
+    def playout(self, choose, cap: int = 1000, blocked: bool = False) -> int:
+        """Play moves picked by `choose(n)` (the index of the move among the `legal_moves`) until the game ends or
+        `cap` moves; returns moves made. With `blocked`, the game also ends where `status` finds it blocked (a whole
+        pass through the stock changed nothing), so that the moves made are those of a player who asks `status`
+        before every move (as `kallisti simulate` does) and the game ends with the same `status`."""
         made = 0
         rules = self.rules
         has_auto = any(p.trigger == "each-move" for p in rules.auto)
         if self.plain_moves and not has_auto and not rules.compulsory:
-            return self._plain_playout(choose, cap)
+            return self._plain_playout(choose, cap, blocked)
         next_moves = self._all_moves if not rules.compulsory else self.legal_moves
         win, ctx = rules.win, self.ctx
+        passes = self.redeal_positions if blocked else ()  # the positions before each redeal (see `status`)
+        listed = None  # the legal moves where a step's automatic moves stopped: the position has not changed since
         while made < cap:
             if win(ctx):
                 break
-            moves = next_moves()
+            moves = listed if listed is not None else next_moves()
             if not moves:
                 break
-            if rules.lose and any(loss.when(self.ctx) for loss in rules.lose):
+            if rules.lose and self._lost(moves):
+                break
+            if passes and self._blocked(moves):
                 break
             m = moves[choose(len(moves))]
             if has_auto:
+                self.relisted = None
                 self.play(m)
+                listed, self.relisted = self.relisted, None
             else:
                 self.apply(m)
             made += 1
         return made
 
-    def _plain_playout(self, choose, cap: int) -> int:
+    def _plain_playout(self, choose, cap: int, blocked: bool = False) -> int:
         """`playout` for rulesets of plain moves (see `plain_moves`) with no automatic or compulsory moves: the same
         moves in the same order as `_all_moves` gives them, made as `apply` makes them, but inline and without
         undo records (a playout never undoes), which is most of the cost of a move in such a game.
@@ -1230,6 +1619,8 @@ class Game:
         all_moves, stock_moves, refresh, apply = self._all_moves, self._stock_moves, self._refresh, self.apply
         sees, plain_deals, steady_stock = self.win_sees, self.plain_deals, self.steady_stock
         sizes_only = rules.win_sizes is not None  # the win reads nothing but group sizes
+        # `playout(blocked=True)`: the positions before each redeal, where a redeal may have been made (see `status`)
+        passes = self.redeal_positions if blocked and any(redeals for *_, redeals in self.stock_info) else None
 
         def refile(p):
             """`_refresh(p)`, inline when p's top was and is a face-up card."""
@@ -1272,7 +1663,9 @@ class Game:
                         for d in source_dests[i]:
                             if d != src:
                                 moves.append(head + d)
-                if not moves or lose and any(loss.when(ctx) for loss in lose):
+                if not moves or lose and self._lost(moves):
+                    break
+                if passes and self._blocked(moves):
                     break
                 m = moves[choose(len(moves))]
                 made += 1

@@ -33,17 +33,46 @@ class Rng:
         return _mix(self.state)
 
     def below(self, n: int) -> int:
-        """A uniform integer in range(n), by rejection (no modulo bias)."""
+        """A uniform integer in range(n), by rejection (no modulo bias); `next64` written out (a random playout
+        draws once a move)."""
         if n <= 0:
             raise ValueError("n must be positive")
         limit = (1 << 64) - ((1 << 64) % n)
+        state = self.state
         while True:
-            x = self.next64()
+            state = (state + GOLDEN) & MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            x = z ^ (z >> 31)
             if x < limit:
+                self.state = state
                 return x % n
 
     def shuffle(self, items: list) -> None:
-        """Fisher–Yates, in place."""
+        """Fisher–Yates, in place: `below(i + 1)` for each i from the last down to 1, written out (a deal's cost)."""
+        state = self.state
+        limits = _limits(len(items))
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = limits[n]
+            while True:
+                state = (state + GOLDEN) & MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+                x = z ^ (z >> 31)
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
+
+
+_LIMITS: list[int] = [0]  # _LIMITS[n]: the rejection bound of `below(n)`, 2^64 less 2^64 mod n
+
+
+def _limits(most: int) -> list[int]:
+    """_LIMITS, long enough for `below(n)` up to n = most."""
+    while len(_LIMITS) <= most:
+        n = len(_LIMITS)
+        _LIMITS.append((1 << 64) - ((1 << 64) % n))
+    return _LIMITS

@@ -11,7 +11,9 @@ again. The bytes are those a key built from every pile would have.
 
 The key a move would lead to can also be told without making the move (`after_move`), from the parts of the key of
 the position it is made in: the search passes over the moves that lead to a position already searched, and when it
-does make a move whose key was told, the key of the position reached is taken as told (`expect`).
+does make a move whose key was told, the key of the position reached is taken as told (`adopt`). What the key maker
+keeps of a position is a few lists it never changes once a key is made of them, so a search that comes back to a
+position puts back the lists it saved there (`saved`, `restore`) instead of keying any pile again.
 """
 
 from __future__ import annotations
@@ -23,11 +25,7 @@ from kallisti.grammar.expressions import Attr, Name, Quant, parse_expression
 
 _BYTE = [bytes((i,)) for i in range(256)]
 PILE_SEP, GROUP_SEP = b"\xff", b"\xfe"  # a kind is below 250, so neither separator is ever a card
-# What an entry of the undo log (`PositionKeys.log`, three items an entry) changed: a pile (its index, its cards and
-# part as they were), an alike group (-1 - its index, its piles' parts as they were, None), the parts and the key
-# (WHOLE, as they were), or every pile, keyed afresh (REBUILT: nothing before it can be taken back).
-WHOLE, REBUILT = -(1 << 30), -(1 << 31)
-LOG_LIMIT = 3 << 16  # log items kept; beyond, the log is emptied, and a mark from before that is no mark (see `floor`)
+SEALED_KEPT = 1 << 14  # sealed piles' kinds `_sealed_part` keeps written before it forgets them
 
 
 class PositionKeys:
@@ -36,6 +34,11 @@ class PositionKeys:
     `key()` is right after any change the game made through its moves, undos, redeals, `_refresh` and `_reindex`: a
     key maker that was not the last to read the game's `dirty` piles (another one was, or a playout moved cards
     inline) builds the key from every pile again.
+
+    What it keeps of a position — the key, its parts, each pile's kinds and share of its part, each alike group's
+    shares sorted — is a handful of lists that are replaced, never changed in place, once a key is made of them: so
+    the lists themselves are a position's state (`saved`), and coming back to a position is putting them back
+    (`restore`), whatever was keyed in between.
     """
 
     def __init__(self, game, groups: list[tuple[range, bool]], kind_table: bytes | None, redeal_caps: list,
@@ -45,6 +48,7 @@ class PositionKeys:
         # which cards it holds; `sealed_groups`): it is written as its cards in sorted order, then its top card, so
         # that the orders in which the same cards reached it are one position.
         self.sealed = [p in sealed for p in range(game.P)]
+        self.sealed_parts: dict[bytes, bytes] = {}  # a sealed pile's kinds -> as the key writes them (`_sealed`)
         self.table = kind_table
         # Redeals done count only while some are left (with unlimited redeals, not at all), unless a redeal shuffles:
         # each shuffle of a deal is different. A group whose cap is 0 always writes "0".
@@ -60,8 +64,9 @@ class PositionKeys:
             for p in piles:
                 self.group_of[p] = gi
         self.alike = [self.groups[gi][1] for gi in self.group_of]
-        # Per pile: its group, whether alike, the place of the group's part.
-        self.where = [(gi, self.groups[gi][1], self.groups[gi][2]) for gi in self.group_of]
+        # Per pile: its group, whether alike, the place of the group's part, whether sealed, and the group's piles.
+        self.where = [(gi, self.groups[gi][1], self.groups[gi][2], self.sealed[p], self.groups[gi][0].start,
+                       self.groups[gi][0].stop) for p, gi in enumerate(self.group_of)]
         self.down = game.state.down  # the game's lists, changed in place
         # The places in `parts` of the cards of the groups the win needs every card in (see `home_part`), and
         # whether each writes its piles alike (sorted, each with its face-down count) or in place.
@@ -73,11 +78,6 @@ class PositionKeys:
         self.pile_part: list[bytes] = [b""] * game.P
         self.members: list[list[bytes]] = [[] for _ in groups]  # per alike group: its piles' parts, sorted
         self.last: bytes | None = None
-        self.expected: tuple | None = None  # a move about to be made, with what `told` said of the key it leads to
-        # What was changed in the lists above, so that `restore` can take it back (see WHOLE): the parts lists are
-        # replaced, never changed in place, so an entry keeps the list it replaced.
-        self.log: list = []
-        self.floor = 0  # the log items emptied before those in `log` (a mark counts them)
         # `after_move` can tell the key a move leads to when the step is the move alone (no automatic move after it,
         # no hand whose faces the engine sets) and the key is bytes; the deals it tells: from a stock pile, one card
         # to each of distinct piles, none diverted.
@@ -95,50 +95,46 @@ class PositionKeys:
         if self.table is None:  # card ids beyond a byte: the exact state
             return game.state.key()
         dirty = game.dirty
-        if len(self.log) > LOG_LIMIT:  # a search that never comes back (a beam's) leaves no more than this behind
-            self.floor += len(self.log)
-            self.log.clear()
         if game.key_owner is not self:
             game.key_owner = self
             dirty.clear()
-            self.expected = None
-            self.log += (REBUILT, None, None)
-            self.parts = self.parts[:]
             self._rebuild()
         elif dirty:
-            if self.expected is not None and self._take_expected(dirty):
-                return self.last
-            self.log += (WHOLE, self.parts, self.last)
-            self.parts = self.parts[:]
             self._update(dirty)
             dirty.clear()
         elif self.last is not None and not self.varying:
             return self.last
         if self.varying:
-            self.parts[0] = self._redeals()  # in place: it changes with the piles alone (a redeal re-files them all)
+            redeals = self._redeals()
+            if redeals != self.parts[0]:
+                self.parts = self.parts[:]  # a new list: a saved state keeps the one it had
+                self.parts[0] = redeals
         self.last = key = GROUP_SEP.join(self.parts)
         return key
 
     def _update(self, dirty) -> None:
-        """Key again the piles in `dirty`, and the parts of their groups."""
+        """Key again the piles in `dirty`, and the parts of their groups (in new lists: see the class)."""
         st = self.game.state
         piles, down, table = st.piles, st.down, self.table
-        cards, pile_part, alike, group_of, parts = self.cards, self.pile_part, self.alike, self.group_of, self.parts
-        log, sealed = self.log, self.sealed
+        alike, group_of, sealed = self.alike, self.group_of, self.sealed
+        self.cards = cards = self.cards[:]
+        self.pile_part = pile_part = self.pile_part[:]
+        self.parts = parts = self.parts[:]
+        members = None
         others = None  # groups of piles not alike, whose parts are written again once each
         for p in dirty:
             gi = group_of[p]
-            log += (p, cards[p], pile_part[p])
             cards[p] = kinds = bytes(piles[p]).translate(table)
             if sealed[p]:
-                kinds = _sealed(kinds)
+                kinds = self._sealed_part(kinds)
             if alike[p]:
                 new = kinds + _BYTE[down[p]]
                 old = pile_part[p]
                 if new != old:
                     pile_part[p] = new
-                    log += (-1 - gi, self.members[gi], None)
-                    self.members[gi] = group = self.members[gi][:]  # a new list: the log keeps the one it was
+                    if members is None:
+                        self.members = members = self.members[:]
+                    members[gi] = group = members[gi][:]
                     group.remove(old)
                     insort(group, new)
                     parts[self.groups[gi][2]] = PILE_SEP.join(group)
@@ -153,28 +149,42 @@ class PositionKeys:
                 self._write_group(gi)
 
     def _write_group(self, gi: int) -> None:
-        """The parts of a group whose piles are not alike: its piles' kinds in place, then their face-down counts."""
+        """The parts of a group whose piles are not alike: its piles' kinds in place, then their face-down counts
+        (into `parts`, a list no saved state holds)."""
         pile_range, _, at = self.groups[gi]
         self.parts[at] = PILE_SEP.join(self.pile_part[pile_range.start:pile_range.stop])
         self.parts[at + 1] = bytes(self.game.state.down[pile_range.start:pile_range.stop])
 
     def _rebuild(self) -> None:
-        """Every pile keyed afresh."""
+        """Every pile keyed afresh, into new lists."""
         st = self.game.state
         piles, down, table = st.piles, st.down, self.table
+        self.cards = cards = [b""] * len(piles)
+        self.pile_part = pile_part = [b""] * len(piles)
+        self.members = members = [[] for _ in self.groups]
+        self.parts = [b""] * len(self.parts)
         for gi, (pile_range, alike, at) in enumerate(self.groups):
             for p in pile_range:
-                self.cards[p] = self.pile_part[p] = bytes(piles[p]).translate(table)
+                cards[p] = pile_part[p] = bytes(piles[p]).translate(table)
                 if self.sealed[p]:
-                    self.pile_part[p] = _sealed(self.cards[p])
+                    pile_part[p] = _sealed(cards[p])
             if alike:  # each pile with its face-down count, sorted
                 for p in pile_range:
-                    self.pile_part[p] += _BYTE[down[p]]
-                self.members[gi] = sorted([self.pile_part[p] for p in pile_range])
-                self.parts[at] = PILE_SEP.join(self.members[gi])
+                    pile_part[p] += _BYTE[down[p]]
+                members[gi] = sorted([pile_part[p] for p in pile_range])
+                self.parts[at] = PILE_SEP.join(members[gi])
             else:
                 self._write_group(gi)
         self.parts[0] = self._redeals()
+
+    def _sealed_part(self, kinds: bytes) -> bytes:
+        """`_sealed(kinds)`, kept by the kinds: a sealed pile takes the same few runs of kinds again and again."""
+        shown = self.sealed_parts.get(kinds)
+        if shown is None:
+            if len(self.sealed_parts) >= SEALED_KEPT:
+                self.sealed_parts.clear()
+            shown = self.sealed_parts[kinds] = _sealed(kinds)
+        return shown
 
     def home_part(self) -> bytes | None:
         """The cards of the home piles, as this position's key writes them (pile by pile, as kinds), after a byte a
@@ -187,45 +197,21 @@ class PositionKeys:
         return self.home_tag + GROUP_SEP.join([self.parts[at] for at in self.home_at])
 
     # -- coming back to a position -------------------------------------------------------------
-    def saved(self) -> int | None:
-        """A mark for `restore` to come back to this position's key without keying a pile again, or None when the
-        parts are not this position's (piles changed since the last key, or another maker keyed the game)."""
+    def saved(self) -> tuple | None:
+        """This position's state, for `restore` to come back to its key without keying a pile again, or None when
+        the parts are not this position's (piles changed since the last key, or another maker keyed the game)."""
         game = self.game
         if game.key_owner is not self or game.dirty or self.last is None:
             return None
-        return self.floor + len(self.log)
+        return self.parts, self.cards, self.pile_part, self.members, self.last
 
-    def restore(self, mark: int) -> None:
-        """Take back what was changed since `mark` (from `saved`), for a game that is back in the position it was
-        saved in (moves made and taken back since): the piles it re-filed meanwhile are as they were then. When the
-        piles were all keyed afresh since, the next key is built afresh too."""
-        log = self.log
-        mark -= self.floor
-        if mark < 0:  # what was changed since was forgotten: the next key is built afresh
-            self.floor += len(log)
-            log.clear()
-            if self.game.key_owner is self:
-                self.game.key_owner = None
-            return
-        cards, pile_part, members = self.cards, self.pile_part, self.members
-        while len(log) > mark:
-            what, was, part = log[-3], log[-2], log[-1]
-            del log[-3:]
-            if what >= 0:
-                cards[what] = was
-                pile_part[what] = part
-            elif what == WHOLE:
-                self.parts, self.last = was, part
-            elif what == REBUILT:  # the parts of the position at the mark are gone: the next key is built afresh
-                del log[mark:]
-                if self.game.key_owner is self:
-                    self.game.key_owner = None
-                return
-            else:
-                members[-1 - what] = was
+    def restore(self, state: tuple) -> None:
+        """Come back to the state `saved` gave, for a game that is back in the position it was saved in (moves made
+        and taken back since): the piles it re-filed meanwhile are as they were then. (When another maker keyed the
+        game since, the next key is built afresh all the same.)"""
+        self.parts, self.cards, self.pile_part, self.members, self.last = state
         if self.game.key_owner is self:
             self.game.dirty.clear()
-            self.expected = None
 
     # -- the key after a move -----------------------------------------------------------------
     def after_move(self, m: int) -> bytes | None:
@@ -237,7 +223,7 @@ class PositionKeys:
         return None if told is None else told[0]
 
     def told(self, m: int) -> tuple | None:
-        """`after_move` with what `expect` needs: (key, its parts, the piles changed (pile, kinds, part, pile, kinds,
+        """`after_move` with what `adopt` needs: (key, its parts, the piles changed (pile, kinds, part, pile, kinds,
         part...), the alike groups changed (group, its piles' parts sorted, group...))."""
         game = self.game
         parts = game._card_moves.get(m)
@@ -254,14 +240,15 @@ class PositionKeys:
         if game.key_owner is not self or game.dirty:
             self.key()  # the parts of this position's key, up to date
         n, src, dst, _, _ = parts
-        left = len(game.piles[src]) - n
+        cards = self.cards
+        kinds = cards[src]  # as many as the pile's cards
+        left = len(kinds) - n
         if not left and game.refill_of[src] is not None:
             return None
         d = self.down[src]
         if d and d == left and game.flip[src]:
             d -= 1  # as `apply` turns the card below up
-        kinds = self.cards[src]
-        return self._two(src, kinds[:left], d, dst, self.cards[dst] + kinds[left:])
+        return self._two(src, kinds[:left], d, dst, cards[dst] + kinds[left:])
 
     def _told_deal(self, s: int) -> tuple | None:
         to = self.deals.get(s)
@@ -287,54 +274,58 @@ class PositionKeys:
     def _two(self, src: int, src_kinds: bytes, src_down: int, dst: int, dst_kinds: bytes) -> tuple:
         """What `told` says of this position with src holding `src_kinds`, `src_down` of them face down, and dst
         holding `dst_kinds`, as many face down as now."""
-        out = self.parts[:]
-        down = self.down
-        gs, alike_s, at_s = self.where[src]
-        gd, alike_d, at_d = self.where[dst]
-        src_shown = _sealed(src_kinds) if self.sealed[src] else src_kinds
-        dst_shown = _sealed(dst_kinds) if self.sealed[dst] else dst_kinds
-        src_part = src_shown + _BYTE[src_down] if alike_s else src_shown
-        dst_part = dst_shown + _BYTE[down[dst]] if alike_d else dst_shown
-        piles = (src, src_kinds, src_part, dst, dst_kinds, dst_part)
+        gs, alike_s, at_s, sealed_s, start_s, stop_s = self.where[src]
+        gd, alike_d, at_d, sealed_d, start_d, stop_d = self.where[dst]
         pile_part = self.pile_part
-        if gs == gd:
-            if alike_s:
-                group = self.members[gs][:]
-                group.remove(pile_part[src])
-                insort(group, src_part)
-                group.remove(pile_part[dst])
-                insort(group, dst_part)
-                out[at_s] = PILE_SEP.join(group)
-                return GROUP_SEP.join(out), out, piles, (gs, group)
-            pile_range = self.groups[gs][0]
-            start, stop = pile_range.start, pile_range.stop
-            row = self.pile_part[start:stop]
-            row[src - start], row[dst - start] = src_part, dst_part
-            out[at_s] = PILE_SEP.join(row)
-            if src_down != down[src]:
-                counts = down[start:stop]
-                counts[src - start] = src_down
-                out[at_s + 1] = bytes(counts)
-            return GROUP_SEP.join(out), out, piles, ()
+        out = self.parts[:]
+        shown = self._sealed_part(src_kinds) if sealed_s else src_kinds
         if alike_s:
+            src_part = shown + _BYTE[src_down]
             group_s = self.members[gs][:]
             group_s.remove(pile_part[src])
             insort(group_s, src_part)
+            if gs == gd:  # two piles of one alike group: the group written once
+                dst_part = (self._sealed_part(dst_kinds) if sealed_d else dst_kinds) + _BYTE[self.down[dst]]
+                group_s.remove(pile_part[dst])
+                insort(group_s, dst_part)
+                out[at_s] = PILE_SEP.join(group_s)
+                return GROUP_SEP.join(out), out, (src, src_kinds, src_part, dst, dst_kinds, dst_part), (gs, group_s)
             out[at_s] = PILE_SEP.join(group_s)
         else:
-            self._row(out, gs, at_s, src, src_part, src_down)
+            src_part = shown
+            if stop_s - start_s == 1:
+                out[at_s] = src_part
+                if src_down != self.down[src]:
+                    out[at_s + 1] = _BYTE[src_down]
+            elif gs == gd:  # two piles of one group written in place
+                dst_part = self._sealed_part(dst_kinds) if sealed_d else dst_kinds
+                row = pile_part[start_s:stop_s]
+                row[src - start_s], row[dst - start_s] = src_part, dst_part
+                out[at_s] = PILE_SEP.join(row)
+                if src_down != self.down[src]:
+                    counts = self.down[start_s:stop_s]
+                    counts[src - start_s] = src_down
+                    out[at_s + 1] = bytes(counts)
+                return GROUP_SEP.join(out), out, (src, src_kinds, src_part, dst, dst_kinds, dst_part), ()
+            else:
+                self._row(out, gs, at_s, src, src_part, src_down)
+        dst_part = self._sealed_part(dst_kinds) if sealed_d else dst_kinds
         if alike_d:
+            dst_part += _BYTE[self.down[dst]]
             group_d = self.members[gd][:]
             group_d.remove(pile_part[dst])
             insort(group_d, dst_part)
             out[at_d] = PILE_SEP.join(group_d)
+            groups = (gs, group_s, gd, group_d) if alike_s else (gd, group_d)
         else:
-            self._row(out, gd, at_d, dst, dst_part, down[dst])
-        if alike_s:
-            groups = (gs, group_s, gd, group_d) if alike_d else (gs, group_s)
-        else:
-            groups = (gd, group_d) if alike_d else ()
-        return GROUP_SEP.join(out), out, piles, groups
+            if stop_d - start_d == 1:
+                out[at_d] = dst_part  # its face-down count is as it was
+            else:
+                row = pile_part[start_d:stop_d]
+                row[dst - start_d] = dst_part
+                out[at_d] = PILE_SEP.join(row)
+            groups = (gs, group_s) if alike_s else ()
+        return GROUP_SEP.join(out), out, (src, src_kinds, src_part, dst, dst_kinds, dst_part), groups
 
     def _row(self, out: list[bytes], gi: int, at: int, p: int, kinds: bytes, d: int) -> None:
         """Write into `out` the parts of group gi, whose piles are not alike, with pile p holding `kinds`, d of them
@@ -361,7 +352,7 @@ class PositionKeys:
         touched: dict[int, list] = {}
         piles = []
         for p, kinds, d in changes:
-            shown = _sealed(kinds) if self.sealed[p] else kinds
+            shown = self._sealed_part(kinds) if self.sealed[p] else kinds
             part = shown + _BYTE[d] if self.alike[p] else shown
             piles += (p, kinds, part)
             touched.setdefault(self.group_of[p], []).append((p, kinds, part, d))
@@ -389,37 +380,35 @@ class PositionKeys:
                 out[at + 1] = bytes(counts)
         return GROUP_SEP.join(out), out, piles, groups
 
-    # -- a move about to be made -------------------------------------------------------------
-    def expect(self, m: int, told: tuple, depth: int, last) -> None:
-        """Note that move m, whose key `told` gave, is about to be made from this position, reached by `depth` steps
-        of the game's history, the last of them `last`: the next key, when the game has made m and nothing else
-        since, is taken from `told` instead of keying the piles m changed."""
-        self.expected = (m, told, depth, last)
-
-    def _take_expected(self, dirty) -> bool:
-        """Whether the game has made just the expected move since this key maker last keyed it (its history says
-        so: one step more, that move alone, after the same steps); if so, its key and parts are those `told` gave."""
-        m, told, depth, last = self.expected
-        self.expected = None
-        history = self.game.history
-        if len(history) != depth + 1 or (depth and history[-2] is not last):
-            return False
-        step = history[-1]
+    # -- a move just made -------------------------------------------------------------------------
+    def adopt(self, told: tuple) -> bool:
+        """Take the key and parts `told` gave for the move the game has just made from the position it was told in
+        (as the whole step, nothing else since): whether they were taken (else the next key is worked out from the
+        piles the move changed)."""
+        game = self.game
+        dirty = game.dirty
         key, parts, piles, groups = told
-        if len(step) != 1 or step[0][0] != m or 3 * len(dirty) > len(piles):
+        if game.key_owner is not self or 3 * len(dirty) > len(piles):
             return False
-        cards, pile_part, members, log = self.cards, self.pile_part, self.members, self.log
-        log += (WHOLE, self.parts, self.last)
-        for i in range(0, len(piles), 3):
-            p = piles[i]
-            log += (p, cards[p], pile_part[p])
-            cards[p] = piles[i + 1]
-            pile_part[p] = piles[i + 2]
-        for i in range(0, len(groups), 2):
-            gi = groups[i]
-            log += (-1 - gi, members[gi], None)
-            members[gi] = groups[i + 1]
-        self.parts, self.last = parts, key
+        cards = self.cards[:]
+        pile_part = self.pile_part[:]
+        if len(piles) == 6:  # a card move, or a deal of one card
+            src, src_kinds, src_part, dst, dst_kinds, dst_part = piles
+            cards[src] = src_kinds
+            cards[dst] = dst_kinds
+            pile_part[src] = src_part
+            pile_part[dst] = dst_part
+        else:
+            for i in range(0, len(piles), 3):
+                p = piles[i]
+                cards[p] = piles[i + 1]
+                pile_part[p] = piles[i + 2]
+        if groups:
+            self.members = members = self.members[:]
+            members[groups[0]] = groups[1]
+            for i in range(2, len(groups), 2):  # a second group, or more for a deal
+                members[groups[i]] = groups[i + 1]
+        self.cards, self.pile_part, self.parts, self.last = cards, pile_part, parts, key
         dirty.clear()
         return True
 

@@ -167,25 +167,32 @@ class SafeMoves:
         return tuple(must_fill)
 
     # -- the position -------------------------------------------------------------------------------
-    def pick(self, game, moves: list[int], home: bytes | None = None) -> int | None:
+    def pick(self, game, moves: list[int], home: bytes | None = None, home_of=None) -> int | None:
         """The first move of `moves` that is safe in the game's position, or None.
 
         `home`, when given, is the solver's key of the home groups' piles in this position (their cards as kinds,
-        pile by pile; `PositionKeys.home_part`): P1-P3 read only the cards home by kind and each home pile's group
+        pile by pile; `PositionKeys.home_part`), or `home_of` a function of no argument that gives it (or None),
+        asked only once a verdict is needed: P1-P3 read only the cards home by kind and each home pile's group
         and top kind, which it determines, so the answers are kept by it."""
         home_moves = self.home_moves
+        if home_moves.keys().isdisjoint(moves):
+            return None  # no move goes home (most positions): told at C speed
         piles, kind_of, gindex = game.state.piles, game.kind, self.group_index
+        statics = self._static
         at = None  # the cards home, as the verdicts are kept by them
         for m in moves:
             src = home_moves.get(m)
             if src is None:
                 continue  # a deal, a redeal, a discard, a run, or a move that does not go home from outside
             kind = kind_of[piles[src][-1]]
-            must_fill = self.static(gindex[src], kind)
+            key = (gindex[src], kind)
+            must_fill = statics[key] if key in statics else self.static(*key)
             if must_fill is None or must_fill and any(not piles[p] for p in must_fill):
                 continue
             if self.small:
                 if at is None:
+                    if home is None and home_of is not None:
+                        home = home_of()
                     at = home if home is not None else b"\xff".join([bytes(piles[p]) for p in self.home_order])
                     at = (b"k" if home is not None else b"c") + at  # the two ways to write the cards home apart
                 verdict = self.verdicts.get(at + _BYTE[kind])

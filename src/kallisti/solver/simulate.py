@@ -26,7 +26,7 @@ from kallisti.interpreter.world_deals import world_deal_order
 from kallisti.solver.journal import Journal, JournalError
 from kallisti.solver.parallel import outcomes as played_outcomes
 from kallisti.solver.solve import DEFAULT_STATES, NO_WIN, PORTFOLIO, WON as SOLVED, SearchOptions, solve
-from kallisti.solver.strategies import STRATEGIES, make_strategy
+from kallisti.solver.strategies import STRATEGIES, RandomStrategy, make_strategy
 
 DEFAULT_CAP = 2000
 SOLVER = "solver"
@@ -242,7 +242,16 @@ class DealPlay:
 
 
 def play_deal(rules, seed: int, strategy: str, cap: int = DEFAULT_CAP, game: Game | None = None) -> DealOutcome:
-    """Play one deal (`game` as it begins, else deal `seed`) to its end, or until `cap` player moves have been made."""
+    """Play one deal (`game` as it begins, else deal `seed`) to its end, or until `cap` player moves have been made.
+
+    The random strategy needs nothing but the number of legal moves to choose among, so its deals are played by the
+    engine's own loop (`Game.playout`, which stops where `status` finds the game blocked, as `DealPlay.outcome`
+    does): the same moves, the same end, without a `status` and a strategy call a move."""
+    if strategy == "random":
+        game = game if game is not None else Game(rules, seed=seed)
+        made = game.playout(RandomStrategy(seed).rng.below, cap, blocked=True)
+        outcome = game.status().outcome
+        return DealOutcome(seed, CAPPED if outcome == "playing" else outcome, made)
     play = DealPlay(rules, seed, strategy, cap, game)
     while (outcome := play.outcome()) is None:
         play.step()

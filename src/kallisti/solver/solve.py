@@ -31,11 +31,12 @@ from kallisti.model.reach import win_shape
 from kallisti.solver.dead import DeadCards
 from kallisti.solver.keys import PositionKeys, sealed_piles
 from kallisti.solver.safe import SafeMoves
-from kallisti.solver.strategies import move_score
+from kallisti.solver.strategies import _FEEDERS, move_score
 
 WON, NO_WIN, UNKNOWN = "won", "no win", "unknown"
 DEFAULT_STATES = 200_000
 MAX_TABLE = 2_000_000  # positions the transposition table keeps; beyond it, the search stops as unknown
+_TOP = 1 << 20  # above any score `move_score` gives: `_Search.order` ranks a move by _TOP less its score, then number
 _safe_rules: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # ruleset -> its SafeMoves, or None
 _dead_rules: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # ruleset -> its DeadCards, or None
 
@@ -122,6 +123,12 @@ class _Search:
         self.proved_lost = 0  # positions the loss proof cut (solver/dead.py)
         self.pause = float("inf")  # the count of positions at which `walk` yields to its caller
         self.deadline = None if options.seconds is None else time.monotonic() + options.seconds
+        self._ranks: dict = {}  # card move -> what `order` reads of it whatever the position (`_rank_of`)
+        self._statics: dict = {}  # any other move -> its rank
+        # `order` ranks a move by one number: its score above, its move number below `_shift` bits.
+        span = game.window_span
+        self._shift = (game.discard_base + (game.P * span + span) * span).bit_length()
+        self._points = (10 << self._shift, 20 << self._shift, 40 << self._shift)  # 10, 20 and 40 points, in a rank
 
     def run(self) -> Solution:
         start = time.monotonic()
@@ -158,31 +165,78 @@ class _Search:
     def walk(self, line: list[int]):
         """The depth-first search as a generator: it pauses (yields) whenever its count of positions reaches
         `self.pause`, so that a portfolio can run it in turn with other searches, and returns whether it won
-        (the winning moves in `line`, the game left at its end) or searched every position without a win."""
+        (the winning moves in `line`, the game left at its end) or searched every position without a win.
+
+        Each step of the path keeps the moves still to try from it (`_children`), best first. When the key a move
+        leads to can be told without making it (`PositionKeys.told`, for keys that are bytes and steps that are the
+        move alone, and a win that reads group sizes alone, `win_sizes`, which the key determines), a move into a
+        position already searched is passed over, and the win is not judged there (no position in `seen` was won).
+        A move that is made takes its key as told (`PositionKeys.adopt`), and once it is taken back the key maker
+        is put back as it was before it (`saved`, `restore`), keying no pile again.
+
+        The order of the engine's legal moves depends on the order in which its move indexes were re-filed, and it
+        decides one thing in the search: which safe move `SafeMoves.pick` finds first. That is the order among the
+        moves home alone, so it depends on the order of the home piles in the indexes alone; a move passed over
+        that changes a home pile has it re-filed as stepping into the move and back would have (`Game.pass_over`),
+        and one that changes none (or any move, where no move is safe) needs nothing: the search goes on exactly
+        as if it had stepped into the move and back."""
         game = self.game
         if self._visit():
             return True
-        stack = [self._children(None)]  # per step on the path, the moves still to try after it
-        while stack:
-            nxt = next(stack[-1], None)
-            if nxt is None:
-                stack.pop()
+        keys, seen = self.keys, self.seen
+        tells = keys.predicts and game.rules.win_sizes is not None
+        safe = self.shape.safe
+        home = safe.home_piles if safe is not None else None  # the piles whose place in the indexes matters
+        refiled = [p in home for p in range(game.P)] if home is not None else None
+        told_of, adopt, saved, restore = keys.told, keys.adopt, keys.saved, keys.restore
+        step, undo, pass_over = game._step, game.take_back_step, game.pass_over
+        visit, children = self._visit, self._children
+        # Per step on the path: the moves still to try from it, and the key maker's state before the move being tried
+        # (None when keys cannot be told).
+        tries, states = [iter(children(None))], [None]
+        while tries:
+            told = None
+            for m in tries[-1]:
+                if not tells:
+                    break
+                told = told_of(m)
+                if told is None or told[0] not in seen:
+                    break
+                if home is not None:  # passed over: its home piles, if any, re-filed (the method's docstring)
+                    changed = told[2]
+                    if len(changed) > 6 or refiled[changed[0]] or refiled[changed[3]]:
+                        pass_over(m)
+                told = None
+            else:  # every move tried: back to the step before
+                tries.pop()
+                states.pop()
                 if line:
-                    self._undo()
+                    undo()
                     line.pop()
+                    state = states[-1]
+                    if state is not None:  # back from the line of its move: the key this position had
+                        restore(state)
                 continue
-            line.append(nxt)
-            game._step(nxt)
-            found = self._visit()
+            if tells:
+                states[-1] = saved()
+            line.append(m)
+            step(m)
+            if told is not None:
+                adopt(told)  # the position reached is keyed as told
+            found = visit()
             if found:
                 return True
             if self.states >= self.pause:
                 yield
             if found is None:  # a position seen before, or over: back up at once
-                self._undo()
+                undo()
                 line.pop()
+                state = states[-1]
+                if state is not None:
+                    restore(state)
                 continue
-            stack.append(self._children(nxt))
+            tries.append(iter(children(m)))
+            states.append(None)
         return False
 
     def _visit(self) -> bool | None:
@@ -194,12 +248,13 @@ class _Search:
         seen = self.seen
         if key in seen:
             return None
-        self.states += 1
-        if self.states > self.options.states:
+        self.states = states = self.states + 1
+        options = self.options
+        if states > options.states:
             raise _Stop("states")
-        if len(seen) >= self.options.memory:
+        if len(seen) >= options.memory:
             raise _Stop("memory")
-        if self.deadline is not None and not self.states % 256 and time.monotonic() > self.deadline:
+        if self.deadline is not None and not states % 256 and time.monotonic() > self.deadline:
             raise _Stop("seconds")
         seen.add(key)
         self._moves = moves = game.legal_moves()
@@ -212,78 +267,102 @@ class _Search:
             return None
         return False
 
-    def _children(self, last: int | None):
-        """The moves to try from this position, best first; `last` is the step that led here (None at the start).
-
-        They are given one at a time, as the search asks for them, in this position; a move that leads to a
-        position already searched may be passed over then (`_unsearched`): the search would step into it, find
-        it seen and step back."""
+    def _children(self, last: int | None) -> list[int]:
+        """The moves to try from this position, best first; `last` is the step that led here (None at the start):
+        not the move that puts back exactly what it did, which leads to the position before, on the path: the same
+        cards moved back, when the step was that one card move alone (nothing automatic after it) and it turned no
+        card face up."""
         game = self.game
         moves = self._moves
         safe = self.shape.safe
         if safe is not None:
-            picked = safe.pick(game, moves, self.keys.home_part())
+            picked = safe.pick(game, moves, None, self.keys.home_part)
             if picked is not None:
-                return self._given([picked])
+                return [picked]
+        back = None
         if last is not None:
-            back = self._reverse(last)
-            if back is not None and back in moves:  # it leads back to the position before, which is on the path
-                moves = [m for m in moves if m != back]
-        # Ties go to the lower move number: the engine's order of legal moves depends on the way the
-        # position was reached, and the search must not.
-        if len(moves) > 1:
-            score = move_score
-            moves = [m for _, m in sorted([(-score(game, m), m) for m in moves])]
-        return self._given(moves)
+            records = game.history[-1]
+            if len(records) == 1 and len(records[0]) == 2 and not records[0][1]:
+                parts = game._card_moves.get(last)  # every card move made is in the engine's table (not a deal)
+                if parts is not None:
+                    P = game.P
+                    back = (parts[0] * P + parts[2]) * P + parts[1]
+        if back is not None or len(moves) > 1:
+            return self.order(moves, back)
+        return moves
 
-    def _given(self, moves: list[int]):
-        """`moves` as `_children` gives them: passing over those already searched when their keys can be told."""
-        if self.keys.predicts and self.game.rules.win_sizes is not None:
-            return self._unsearched(moves)
-        return iter(moves)
+    def order(self, moves: list[int], back: int | None = None) -> list[int]:
+        """`moves` but `back`, best first by `move_score`, ties to the lower move number: the engine's order of legal
+        moves depends on the way the position was reached, and the search must not.
 
-    def _unsearched(self, moves: list[int]):
-        """The moves one by one, less the moves whose position (its key told by `PositionKeys.after_move`) is
-        already in `seen` when its turn comes: each is passed over (`Game.pass_over`), leaving the game, the order
-        of its move indexes included, as stepping into it and back would have. The win is not judged there: it reads
-        group sizes alone (`win_sizes`), which the key determines, and no position in `seen` was won."""
-        game, seen, keys = self.game, self.seen, self.keys
-        history = game.history
-        depth = len(history)
-        last = history[-1] if depth else None  # the step that led here: the way to know the game is back here
-        # (No iterator, bound method or other container is kept across the yield but what must be: the search
-        # keeps one of these for every step of its line, and the garbage collector goes through each.)
-        for i in range(len(moves)):
-            m = moves[i]
-            told = keys.told(m)
-            if told is not None:
-                if told[0] in seen:
-                    game.pass_over(m)
-                    continue
-                keys.expect(m, told, depth, last)  # the position it leads to is keyed as told
-                told = None  # (kept by `keys` alone, until taken: a search deep in a line keeps little per step)
-            saved = keys.saved() if i + 1 < len(moves) else None  # after the last move, no key is told here
-            yield m
-            if len(history) != depth or (depth and history[-1] is not last):
-                yield from moves[i + 1:]  # asked for from another position: the moves as they are
-                return
-            if saved is not None:  # back from m's line: this position's key is the one it had
-                keys.restore(saved)
-
-    def _reverse(self, last: int | None) -> int | None:
-        """The move that puts back exactly what step `last` did: the same cards moved back, when the step was
-        that one card move alone (nothing automatic after it) and it turned no card face up."""
-        if last is None:
-            return None
+        A move is ranked by one number, _TOP less its score above `_shift` bits and its move number below them, so
+        that ranks sort as (-score, move) do. A card move's rank is its part that depends on the move alone, kept by
+        move (`_rank_of`), less what `move_score` reads of the position: whether the source is left empty or with a
+        face-down card on top, and whether the target is empty. That copy of `move_score` is checked against it the
+        first time each move is ranked."""
         game = self.game
-        records = game.history[-1]
-        if len(records) != 1 or len(records[0]) != 2 or records[0][1]:
-            return None
-        parts = game._card_moves.get(last)  # every card move made is in the engine's table
-        if parts is None:
-            return None  # a deal or a discard
-        n, src, dst, _, _ = parts
-        return (n * game.P + dst) * game.P + src
+        piles, down = game.piles, game.down
+        ranks, statics = self._ranks, self._statics
+        ten, twenty, forty = self._points
+        ranked = []
+        fresh = None  # card moves ranked here for the first time
+        for m in moves:
+            parts = ranks.get(m)
+            if parts is None:
+                if m == back:
+                    continue
+                rank = statics.get(m)
+                if rank is not None:  # a deal, a redeal or a discard: its rank is its own
+                    ranked.append(rank)
+                    continue
+                parts = self._rank_of(m)
+                if parts.__class__ is int:
+                    ranked.append(parts)
+                    continue
+                fresh = [m] if fresh is None else fresh + [m]
+            n, src, dst, rank, to_home = parts
+            if m == back:
+                continue
+            left = len(piles[src]) - n
+            if left == 0:
+                rank -= twenty if to_home or piles[dst] else -forty
+            elif down[src] == left:
+                rank -= forty  # turns up a face-down card
+            if not to_home and not piles[dst]:
+                rank += ten  # spaces are worth keeping
+            ranked.append(rank)
+        if fresh is not None:  # the copy of `move_score` above, checked against it once a move
+            shift = self._shift
+            for m in fresh:
+                if (_TOP - move_score(game, m)) << shift | m not in ranked:
+                    raise AssertionError(f"the search ranks move {m} otherwise than move_score does")
+        mask = (1 << self._shift) - 1
+        if len(ranked) == 2:
+            a, b = ranked
+            return [a & mask, b & mask] if a < b else [b & mask, a & mask]
+        ranked.sort()
+        return list(map(mask.__and__, ranked))
+
+    def _rank_of(self, m: int):
+        """What `order` reads of move m whatever the position, kept by move: for a card move, (n, source, target,
+        its rank by the part of `move_score` that depends on the move alone, whether it goes home); for any other
+        move its rank."""
+        game = self.game
+        if m in game._card_moves or game.decode(m)[0] == "move":
+            if m not in game._card_moves:
+                game._card_moves[m] = game._card_move_parts(m)  # as `move_score` fills the engine's table
+            n, src, dst, _, _ = game._card_moves[m]
+            roles = game.pile_roles
+            to_home = roles[dst] == "foundation"
+            score = 110 if to_home else 10
+            if roles[src] == "foundation":
+                score -= 60
+            elif roles[src] in _FEEDERS:
+                score += 15
+            parts = self._ranks[m] = (n, src, dst, (_TOP - score) << self._shift | m, to_home)
+            return parts
+        rank = self._statics[m] = (_TOP - move_score(game, m)) << self._shift | m
+        return rank
 
     def _undo(self) -> None:
         self.game.take_back_step()
@@ -299,8 +378,8 @@ def _shape(rules, options: SearchOptions) -> _Shape:
     table = None
     if deck.size < 250 and max(deck.kind[: deck.size], default=0) < 250:
         table = bytes(deck.kind[c] if c < deck.size else 255 for c in range(256))
-    symmetric = options.symmetry and ".index" not in str(rules.plain())
-    groups = [(g.piles, symmetric and _interchangeable(rules, name)) for name, g in rules.groups.items()]
+    alike = interchangeable_groups(rules) if options.symmetry else set()
+    groups = [(g.piles, name in alike) for name, g in rules.groups.items()]
     shape = _Shape(groups, table)
     shape.redeal_caps = [(name, _redeals_that_matter(g)) for name, g in rules.groups.items()]
     if options.symmetry:  # the order of a sealed pile's cards is a symmetry of the rules, as twin cards are
@@ -336,6 +415,14 @@ def _redeals_that_matter(group) -> int | float:
     if group.redeal is not None and group.redeal.shuffle:
         return float("inf")
     return 0 if group.redeals < 0 else group.redeals
+
+
+def interchangeable_groups(rules) -> set[str]:
+    """The groups whose piles the rules cannot tell apart, so that which of them holds what is no part of a position:
+    no rule reads a pile's index, and no route reaches or leaves them one pile at a time."""
+    if ".index" in str(rules.plain()):
+        return set()
+    return {name for name in rules.groups if _interchangeable(rules, name)}
 
 
 def _interchangeable(rules, name: str) -> bool:

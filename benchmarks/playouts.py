@@ -1,0 +1,139 @@
+"""Benchmark: random playouts of every shipped patience beside Forty Thieves, and `simulate --strategy random` beside
+the engine's own playout loop.
+
+Usage: python benchmarks/playouts.py [--deals N] [--rounds R] [--cap MOVES] [--games NAME,...] [--simulate-deals N]
+
+Part one: for every shipped patience (a ruleset of src/kallisti/rulesets/ with piles, played alone: no match, no
+table), `Game.playout` plays random legal moves (`random.Random(i).randrange`) from kallisti's deals 1..N until the
+game ends or the cap, as benchmarks/run.py does for Forty Thieves; each round times every game in turn, and a game's
+figure is its moves per CPU second (`time.process_time`, so other work on a shared machine counts less), the median
+of the rounds with the min and max. The ratio beside it is the median of the per-round ratios to Forty Thieves' rate
+timed just before it (Forty Thieves is played again before every game), which holds up when the machine's speed
+drifts.
+
+Part two: `kallisti simulate forty-thieves --strategy random` (the `simulate` function it calls, played in this
+process) over seeds 1..N, against the engine's loop making the same moves: `Game(rules, seed=s).playout` with the
+strategy's own random stream (`Rng(s, 0, STREAM_STRATEGY).below`) and the same cap. Both count the player moves
+made; the ratio is simulate's rate over the loop's, the median of the rounds (which of the two goes first
+alternates from round to round).
+
+Seeds are fixed, so every run makes the same moves; loading and compiling a ruleset happens once, before timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from kallisti.interpreter.game import Game  # noqa: E402
+from kallisti.interpreter.rng import STREAM_STRATEGY, Rng  # noqa: E402
+from kallisti.model.ruleset import load_ruleset  # noqa: E402
+from kallisti.solver.simulate import simulate  # noqa: E402
+
+RULESETS = Path(__file__).resolve().parent.parent / "src" / "kallisti" / "rulesets"
+REFERENCE = "forty-thieves"
+
+
+def patiences() -> list[str]:
+    """The shipped rulesets played alone: piles to play on, no match between seats, no card table."""
+    names = []
+    for path in sorted(RULESETS.iterdir()):
+        if path.suffix not in (".yaml", ".rules"):
+            continue
+        rules = load_ruleset(path.stem)
+        if rules.pile_count and rules.match is None and rules.table is None:
+            names.append(path.stem)
+    return names
+
+
+def random_playouts(rules, deals: int, cap: int) -> tuple[int, float]:
+    """Moves made and CPU seconds taken by random playouts of deals 1..deals."""
+    start = time.process_time()
+    moves = 0
+    for seed in range(1, deals + 1):
+        game = Game(rules, seed=seed)
+        moves += game.playout(random.Random(seed).randrange, cap)
+    return moves, time.process_time() - start
+
+
+def engine_loop(rules, deals: int, cap: int) -> tuple[int, float]:
+    """The engine's loop making the moves `simulate --strategy random` makes: its deals, its random stream."""
+    start = time.process_time()
+    moves = 0
+    for seed in range(1, deals + 1):
+        game = Game(rules, seed=seed)
+        moves += game.playout(Rng(seed, 0, STREAM_STRATEGY).below, cap)
+        game.status()  # as simulate asks how each deal ended
+    return moves, time.process_time() - start
+
+
+def simulated(rules, deals: int, cap: int) -> tuple[int, float]:
+    start = time.process_time()
+    result = simulate(rules, deals, 1, "random", cap)
+    return result.moves, time.process_time() - start
+
+
+def spread(values: list[float], fmt: str) -> str:
+    return f"{format(statistics.median(values), fmt)} ({format(min(values), fmt)}..{format(max(values), fmt)})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=20, help="deals per game and round (seeds 1..N)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--cap", type=int, default=1000, help="most moves a playout makes")
+    parser.add_argument("--games", default="", help="comma-separated games to time (default: every shipped patience)")
+    parser.add_argument("--simulate-deals", type=int, default=200, help="Forty Thieves deals for part two (0: skip it)")
+    args = parser.parse_args()
+    names = [n.strip() for n in args.games.split(",") if n.strip()] or patiences()
+    if REFERENCE not in names:
+        names.insert(0, REFERENCE)
+    rules = {name: load_ruleset(name) for name in names}
+    rates: dict[str, list[float]] = {name: [] for name in names}
+    ratios: dict[str, list[float]] = {name: [] for name in names}
+    made: dict[str, int] = {}
+    for _ in range(args.rounds):
+        for name in names:
+            if name != REFERENCE:  # Forty Thieves just before each game, for the game's ratio
+                moves, seconds = random_playouts(rules[REFERENCE], args.deals, args.cap)
+                rates[REFERENCE].append(moves / seconds)
+                made[REFERENCE] = moves
+            moves, seconds = random_playouts(rules[name], args.deals, args.cap)
+            rates[name].append(moves / seconds)
+            made[name] = moves
+            ratios[name].append(rates[name][-1] / rates[REFERENCE][-1])
+    print(f"Random playouts: {args.deals} deals x {args.rounds} rounds, cap {args.cap} moves; moves per CPU second, "
+          "median of rounds (min..max); ratio to Forty Thieves, median of rounds (min..max)")
+    for name in sorted(names, key=lambda n: -statistics.median(rates[n])):
+        print(f"  {name:26} {spread(rates[name], '>9,.0f')} moves/s   x{spread(ratios[name], '.2f')}   "
+              f"{made[name]:>7,} moves a round")
+    slowest = min(names, key=lambda n: statistics.median(ratios[n]))
+    print(f"  slowest beside Forty Thieves: {slowest}, x{statistics.median(ratios[slowest]):.2f}")
+    if args.simulate_deals:
+        forty = rules[REFERENCE]
+        sim, loop, ratio = [], [], []
+        for i in range(args.rounds):
+            if i % 2:
+                lm, lt = engine_loop(forty, args.simulate_deals, args.cap)
+                sm, st = simulated(forty, args.simulate_deals, args.cap)
+            else:
+                sm, st = simulated(forty, args.simulate_deals, args.cap)
+                lm, lt = engine_loop(forty, args.simulate_deals, args.cap)
+            sim.append(sm / st)
+            loop.append(lm / lt)
+            ratio.append(sim[-1] / loop[-1])
+        print(f"simulate --strategy random on Forty Thieves: {args.simulate_deals} deals x {args.rounds} rounds, "
+              f"cap {args.cap} moves")
+        print(f"  simulate     {spread(sim, '>9,.0f')} moves/s  ({sm:,} moves a round)")
+        print(f"  engine loop  {spread(loop, '>9,.0f')} moves/s  ({lm:,} moves a round)")
+        print(f"  ratio        {spread(ratio, '.2f')}  (simulate / engine loop)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,217 @@
+"""Rules judged where they can change: what the compiler says a rule reads, and the engine's use of it.
+
+The compiler tells which places of the position an expression reads (`Compiled.places`: the pile a move goes to, its
+top, the source, or anything else) and which clauses judge a window of cards by sums alone (`Compiler.additive`).
+The engine then judges a rule blind to the destination once for all the piles it would judge, keeps the runs a pile
+may give up until the pile changes, refuses by count before judging cards (`count == ranks and ...`), and lists a
+discard rule's windows from running or prefix sums. Each shortcut must list exactly the moves, in exactly the order,
+of the engine judging every rule for every move; and rules changed during play are judged afresh.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kallisti.errors import Pos
+from kallisti.interpreter import compiler as C
+from kallisti.interpreter.game import Game, LayoutChanged
+from kallisti.model.ruleset import load_ruleset
+
+AT = Pos("<test>")
+
+
+@pytest.mark.parametrize("text, scope, places", [
+    ("card.rank == top.rank - 1", C.BUILD_SCOPE, {"top"}),
+    ("card.suit == top.suit and count == 1", C.BUILD_SCOPE, {"top"}),
+    ("count == ranks and descending(cards) and same_suit(cards)", C.EMPTY_SCOPE, set()),
+    ("source in waste or source in foundation", C.EMPTY_SCOPE, {"source"}),
+    ("pile.size < 3", C.BUILD_SCOPE, {"pile", "pile.state"}),
+    ("source.face_down > 0", C.BUILD_SCOPE, {"source", "source.state"}),
+    ("pile.index > 2", C.BUILD_SCOPE, {"pile"}),
+    ("pile in foundation", C.BUILD_SCOPE, {"pile"}),
+    ("count == 1 or count == pile.face_up", C.TAKE_SCOPE, {"pile", "pile.state"}),  # a take rule's pile: the source
+    ("waste.empty", C.EMPTY_SCOPE, {"position"}),
+    ("foundation.size > 4", C.BUILD_SCOPE, {"position"}),
+    ("tableau.count > 4", C.BUILD_SCOPE, set()),  # how many piles a group has is fixed
+    ("any(p in foundation: not p.empty and p.top.suit == card.suit)", C.EMPTY_SCOPE, {"position"}),
+    ("all(p in tableau: p.index > 0)", C.EMPTY_SCOPE, set()),
+    ("card.face_up", C.BUILD_SCOPE, {"pile", "top", "position"}),
+    ("sum(c in cards: c.value) in [10, 20, 30]", C.DISCARD_SCOPE, set()),
+])
+def test_the_compiler_knows_what_of_the_position_a_rule_reads(text, scope, places):
+    compiled = load_ruleset("forty-thieves").compiler.compile(text, AT, scope)
+    assert compiled.places == frozenset(places)
+
+
+def test_places_are_worked_out_once_for_each_clause():
+    compiler = load_ruleset("forty-thieves").compiler
+    first = compiler.places("pile.size < 3", AT, C.BUILD_SCOPE)
+    assert compiler.places("pile.size < 3", AT, C.BUILD_SCOPE) is first
+
+
+def test_a_sum_over_the_cards_is_additive():
+    compiler = load_ruleset("decade").compiler
+    additive = compiler.additive("sum(c in cards: c.value) in [10, 20, 30]", AT, C.DISCARD_SCOPE)
+    deck = load_ruleset("decade").deck
+    assert additive.terms == (tuple(deck.value[:deck.size]),)
+    assert not additive.counts
+    ctx = C.Ctx()
+    for total, verdict in [(10, True), (20, True), (25, False), (30, True), (40, False)]:
+        ctx.locals[C.SUM_SLOTS[0]] = total
+        assert bool(additive.judge(ctx)) is verdict
+
+
+def test_additive_clauses_with_counts_and_several_sums():
+    compiler = load_ruleset("decade").compiler
+    both = compiler.additive("count(c in cards: c.suit == hearts) < 2 and sum(c in cards: c.value) == count * 5",
+                             AT, C.DISCARD_SCOPE, first=1)
+    deck = load_ruleset("decade").deck
+    hearts = deck.suits.index(next(s for s in deck.suits if s.name == "hearts"))
+    assert both.terms == (tuple(int(deck.suit[c] == hearts) for c in range(deck.size)), tuple(deck.value[:deck.size]))
+    assert both.counts
+    ctx = C.Ctx()
+    ctx.count = 3
+    for held, total, verdict in [(0, 15, True), (1, 15, True), (2, 15, False), (0, 14, False)]:
+        ctx.locals.update({C.SUM_SLOTS[1]: held, C.SUM_SLOTS[2]: total})  # its sums read from the slots after `first`
+        assert bool(both.judge(ctx)) is verdict
+
+
+@pytest.mark.parametrize("text", [
+    "descending(cards)",
+    "sum(c in cards: c.value) > pile.size",
+    "sum(c in cards: c.value) == card.value",
+    "count(c in cards: c.face_up) > 1",
+    "count >= 2",
+])
+def test_what_is_not_additive(text):
+    assert load_ruleset("decade").compiler.additive(text, AT, C.DISCARD_SCOPE) is None
+
+
+def test_a_whole_suit_is_refused_by_its_count_before_its_cards_are_looked_at():
+    game = Game(load_ruleset("spider"), seed=1)
+    discard = list(game.rules.groups).index("discard")
+    gate = game.empty_gates[discard]
+    assert [n for n in range(len(gate)) if gate[n]] == [13]
+    assert not game.blind_empty[discard] or game.empty_memos[discard] is not None
+    # Runs of any other count are not even offered to the discard piles.
+    assert all(tg != discard for n in range(len(gate)) if n != 13 for tg, *_ in game.general_by_count[n])
+
+
+def judging_everything(game: Game) -> list[int]:
+    """The legal moves as the engine lists them with every rule judged for every move: no kept runs, no verdict
+    shared between destinations or kept from one position to the next, no count gates, discard windows judged
+    window by window."""
+    saved = {name: game.__dict__[name] for name in ("run_plan", "blind_build", "blind_empty", "window_sums",
+                                                    "general_by_count", "empty_gates", "window_gates", "runs",
+                                                    "build_counts", "space_counts", "take_cards")}
+    try:
+        game.run_plan = [(p, limit, seq, counts, False) for p, limit, seq, counts, _ in saved["run_plan"]]
+        game.runs = [None] * game.P
+        game.blind_build = [False] * len(saved["blind_build"])
+        game.blind_empty = [False] * len(saved["blind_empty"])
+        game.window_sums = [None] * len(saved["window_sums"])
+        game.empty_gates = [None] * len(saved["empty_gates"])
+        game.window_gates = [None] * len(saved["window_gates"])
+        game.general_by_count = [tuple(game.general_targets)] * len(saved["general_by_count"])
+        for name in ("build_counts", "space_counts", "take_cards"):
+            setattr(game, name, [None] * len(saved[name]))
+        return game.legal_moves()
+    finally:
+        game.__dict__.update(saved)
+
+
+# Decade with discard rules that take the other paths: a rule whose sum is compared with the count (running sums,
+# judged by count and sum), two sums in one rule, a forbid, and a rule of the first card (its table).
+DECADE_VARIANTS = {
+    "count-dependent": ("require", "sum(c in cards: c.value) == count * 5 or sum(c in cards: c.value) in [10, 20, 30]"),
+    "two-sums": ("require", "count(c in cards: c.suit == hearts) < 2 and sum(c in cards: c.value) in [10, 20, 30]"),
+    "forbid": ("forbid", "sum(c in cards: c.value) in [5, 15, 25, 35, 45]"),
+    "first-card": ("require", "card.rank != K"),
+}
+
+
+def decade_variant(name: str):
+    verb, expr = DECADE_VARIANTS[name]
+    return load_ruleset("decade", f'extends: decade\ngame: Decade ({name})\nchanges:\n'
+                                  f'  - {{{verb}: piles.line.discard, id: extra, expr: "{expr}"}}\n')
+
+
+@pytest.mark.parametrize("name", ["spider", "decade", "emperor", "midshipman", "harp", "la-nivernaise", "tournament",
+                                  "miss-milligan", "rouge-et-noir-whole-piles", "congress", "octave", "busy-aces",
+                                  *DECADE_VARIANTS])
+def test_the_shortcuts_list_the_moves_of_judging_every_rule(name):
+    rules = decade_variant(name) if name in DECADE_VARIANTS else load_ruleset(name)
+    for seed in (1, 2):
+        game, rnd, history = Game(rules, seed=seed), random.Random(seed), []
+        for _ in range(250):
+            moves = game.legal_moves()
+            assert moves == judging_everything(game)
+            if not moves:
+                break
+            if history and rnd.random() < 0.2:
+                game.undo_record(history.pop())  # runs kept for a pile must be forgotten when it changes back
+                continue
+            history.append(game.apply(moves[rnd.randrange(len(moves))]))
+
+
+def test_the_decade_variants_take_the_paths_they_are_there_for():
+    def paths(name):
+        game = Game(decade_variant(name), seed=1)
+        sums = game.window_sums[0]
+        return sums is not None, sums is not None and sums.counts is not None
+
+    assert paths("count-dependent") == (True, False)  # running sums, verdicts by count and sum
+    assert paths("two-sums") == (True, False)
+    assert paths("forbid") == (True, True)  # prefix sums matched against the few sums let through
+    assert paths("first-card") == (True, True)
+    assert Game(load_ruleset("decade"), seed=1).window_sums[0].totals == (10, 20, 30)
+
+
+def test_kept_judgments_are_dropped_when_the_rules_change_during_play():
+    """A live rule change (Discordian's, `Game.change_rules`) judges the position afresh: the runs kept under the
+    old take rule are not offered under the new one, and taking the change back brings them back."""
+    emperor = load_ruleset("emperor")
+    top_only = load_ruleset("emperor", "extends: emperor\ngame: Emperor (top card only)\npiles:\n  tableau: {take: top card}\n")
+    game, rnd = Game(emperor, seed=4), random.Random(4)
+    for _ in range(500):  # to a position where a unit of several cards may move
+        before = game.legal_moves()
+        if any(game.decode(m)[3] > 1 for m in before):
+            break
+        game.apply(before[rnd.randrange(len(before))])
+    assert any(game.decode(m)[3] > 1 for m in before)
+    game.change_rules(top_only, {"type": "rule", "text": "tableau take top card"})
+    after = game.legal_moves()
+    fresh = Game(top_only, seed=4)
+    for p in range(game.P):
+        fresh.state.piles[p][:] = game.state.piles[p]
+    fresh.state.down[:] = game.state.down
+    fresh.state.sizes.update(game.state.sizes)
+    fresh._reindex()
+    assert sorted(after) == sorted(fresh.legal_moves())
+    assert all(game.decode(m)[3] <= 1 for m in after)
+    game.undo()
+    assert sorted(game.legal_moves()) == sorted(before)
+
+
+def test_a_change_of_layout_still_waits_for_the_next_deal():
+    game = Game(load_ruleset("spider"), seed=1)
+    with pytest.raises(LayoutChanged):
+        game.change_rules(load_ruleset("forty-thieves"), {"type": "rule"})
+
+
+def test_verdicts_are_kept_across_positions_only_for_rules_of_a_few_values():
+    emperor = Game(load_ruleset("emperor"), seed=1)
+    groups = list(emperor.rules.groups)
+    # One card at a time, and none from another foundation: a function of the count and the source alone.
+    assert emperor.build_counts[groups.index("foundation")] is not None
+    # One card, or all the face-up cards: it reads the source's faces, which change from one position to the next.
+    assert emperor.take_cards[groups.index("tableau")] is None
+    assert emperor.run_plan[0][4]  # though they are kept while the pile stays as it is
+    harp = Game(load_ruleset("harp"), seed=1)
+    assert harp.take_cards[list(harp.rules.groups).index("tableau")] is not None  # count == 1 or card.rank == last
+    tournament = Game(load_ruleset("tournament"), seed=1)
+    aces = list(tournament.rules.groups).index("aces")
+    assert tournament.space_counts[aces] is None  # one ace foundation per suit: it reads the other foundations
+    assert tournament.blind_empty[aces]  # but not the pile the ace would go to

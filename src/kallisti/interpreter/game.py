@@ -1045,12 +1045,12 @@ class Game:
         moves = self.listed if self.listed is not None else self.legal_moves()
         return any(m >= P * P and (m % (P * P)) // P == p for m in moves)
 
-    def _lost(self, moves: list[int]) -> bool:
-        """Whether a lose condition holds, `moves` being the legal moves here: what `pile.movable` asks for, given
-        rather than listed again for each pile it asks about."""
+    def _lost(self, moves: list[int] | None):
+        """The first lose rule that holds, or None; `moves`, when given, are the legal moves here: what `pile.movable`
+        asks for, given rather than listed again for each pile it asks about."""
         self.listed = moves
         try:
-            return any(loss.when(self.ctx) for loss in self.rules.lose)
+            return next((loss for loss in self.rules.lose if loss.when(self.ctx)), None)
         finally:
             self.listed = None
 
@@ -1540,13 +1540,9 @@ class Game:
         if self.rules.win(ctx):
             return Status("won", "the win condition holds")
         if self.rules.lose:
-            self.listed = moves
-            try:
-                for loss in self.rules.lose:
-                    if loss.when(ctx):
-                        return Status("lost", loss.says)
-            finally:
-                self.listed = None
+            loss = self._lost(moves)
+            if loss is not None:
+                return Status("lost", loss.says)
         moves = moves if moves is not None else self.legal_moves()
         if not moves:
             return Status("lost", "no legal move is left")
@@ -1583,7 +1579,7 @@ class Game:
             moves = listed if listed is not None else next_moves()
             if not moves:
                 break
-            if rules.lose and self._lost(moves):
+            if rules.lose and self._lost(moves) is not None:
                 break
             if passes and self._blocked(moves):
                 break
@@ -1663,7 +1659,7 @@ class Game:
                         for d in source_dests[i]:
                             if d != src:
                                 moves.append(head + d)
-                if not moves or lose and self._lost(moves):
+                if not moves or lose and self._lost(moves) is not None:
                     break
                 if passes and self._blocked(moves):
                     break

@@ -83,6 +83,57 @@ def spread(values: list[float], fmt: str) -> str:
     return f"{format(statistics.median(values), fmt)} ({format(min(values), fmt)}..{format(max(values), fmt)})"
 
 
+def measure(names: list[str], deals: int, rounds: int, cap: int, simulate_deals: int) -> dict:
+    """Print both parts; return the figures benchmarks/run.py checks against issue 24's targets: each game's median
+    ratio to Forty Thieves (`ratios`) and simulate's median ratio to the engine loop (`simulate`, None if skipped)."""
+    if REFERENCE not in names:
+        names = [REFERENCE, *names]
+    rules = {name: load_ruleset(name) for name in names}
+    rates: dict[str, list[float]] = {name: [] for name in names}
+    ratios: dict[str, list[float]] = {name: [] for name in names}
+    made: dict[str, int] = {}
+    for _ in range(rounds):
+        for name in names:
+            if name != REFERENCE:  # Forty Thieves just before each game, for the game's ratio
+                moves, seconds = random_playouts(rules[REFERENCE], deals, cap)
+                rates[REFERENCE].append(moves / seconds)
+                made[REFERENCE] = moves
+            moves, seconds = random_playouts(rules[name], deals, cap)
+            rates[name].append(moves / seconds)
+            made[name] = moves
+            ratios[name].append(rates[name][-1] / rates[REFERENCE][-1])
+    print(f"Random playouts: {deals} deals x {rounds} rounds, cap {cap} moves; moves per CPU second, "
+          "median of rounds (min..max); ratio to Forty Thieves, median of rounds (min..max)")
+    for name in sorted(names, key=lambda n: -statistics.median(rates[n])):
+        print(f"  {name:26} {spread(rates[name], '>9,.0f')} moves/s   x{spread(ratios[name], '.2f')}   "
+              f"{made[name]:>7,} moves a round")
+    others = [n for n in names if n != REFERENCE]
+    if others:
+        slowest = min(others, key=lambda n: statistics.median(ratios[n]))
+        print(f"  slowest beside Forty Thieves: {slowest}, x{statistics.median(ratios[slowest]):.2f}")
+    figures = {"ratios": {n: statistics.median(ratios[n]) for n in others}, "simulate": None}
+    if simulate_deals:
+        forty = rules[REFERENCE]
+        sim, loop, ratio = [], [], []
+        for i in range(rounds):
+            if i % 2:
+                lm, lt = engine_loop(forty, simulate_deals, cap)
+                sm, st = simulated(forty, simulate_deals, cap)
+            else:
+                sm, st = simulated(forty, simulate_deals, cap)
+                lm, lt = engine_loop(forty, simulate_deals, cap)
+            sim.append(sm / st)
+            loop.append(lm / lt)
+            ratio.append(sim[-1] / loop[-1])
+        print(f"simulate --strategy random on Forty Thieves: {simulate_deals} deals x {rounds} rounds, "
+              f"cap {cap} moves")
+        print(f"  simulate     {spread(sim, '>9,.0f')} moves/s  ({sm:,} moves a round)")
+        print(f"  engine loop  {spread(loop, '>9,.0f')} moves/s  ({lm:,} moves a round)")
+        print(f"  ratio        {spread(ratio, '.2f')}  (simulate / engine loop)")
+        figures["simulate"] = statistics.median(ratio)
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20, help="deals per game and round (seeds 1..N)")
@@ -92,47 +143,7 @@ def main() -> None:
     parser.add_argument("--simulate-deals", type=int, default=200, help="Forty Thieves deals for part two (0: skip it)")
     args = parser.parse_args()
     names = [n.strip() for n in args.games.split(",") if n.strip()] or patiences()
-    if REFERENCE not in names:
-        names.insert(0, REFERENCE)
-    rules = {name: load_ruleset(name) for name in names}
-    rates: dict[str, list[float]] = {name: [] for name in names}
-    ratios: dict[str, list[float]] = {name: [] for name in names}
-    made: dict[str, int] = {}
-    for _ in range(args.rounds):
-        for name in names:
-            if name != REFERENCE:  # Forty Thieves just before each game, for the game's ratio
-                moves, seconds = random_playouts(rules[REFERENCE], args.deals, args.cap)
-                rates[REFERENCE].append(moves / seconds)
-                made[REFERENCE] = moves
-            moves, seconds = random_playouts(rules[name], args.deals, args.cap)
-            rates[name].append(moves / seconds)
-            made[name] = moves
-            ratios[name].append(rates[name][-1] / rates[REFERENCE][-1])
-    print(f"Random playouts: {args.deals} deals x {args.rounds} rounds, cap {args.cap} moves; moves per CPU second, "
-          "median of rounds (min..max); ratio to Forty Thieves, median of rounds (min..max)")
-    for name in sorted(names, key=lambda n: -statistics.median(rates[n])):
-        print(f"  {name:26} {spread(rates[name], '>9,.0f')} moves/s   x{spread(ratios[name], '.2f')}   "
-              f"{made[name]:>7,} moves a round")
-    slowest = min(names, key=lambda n: statistics.median(ratios[n]))
-    print(f"  slowest beside Forty Thieves: {slowest}, x{statistics.median(ratios[slowest]):.2f}")
-    if args.simulate_deals:
-        forty = rules[REFERENCE]
-        sim, loop, ratio = [], [], []
-        for i in range(args.rounds):
-            if i % 2:
-                lm, lt = engine_loop(forty, args.simulate_deals, args.cap)
-                sm, st = simulated(forty, args.simulate_deals, args.cap)
-            else:
-                sm, st = simulated(forty, args.simulate_deals, args.cap)
-                lm, lt = engine_loop(forty, args.simulate_deals, args.cap)
-            sim.append(sm / st)
-            loop.append(lm / lt)
-            ratio.append(sim[-1] / loop[-1])
-        print(f"simulate --strategy random on Forty Thieves: {args.simulate_deals} deals x {args.rounds} rounds, "
-              f"cap {args.cap} moves")
-        print(f"  simulate     {spread(sim, '>9,.0f')} moves/s  ({sm:,} moves a round)")
-        print(f"  engine loop  {spread(loop, '>9,.0f')} moves/s  ({lm:,} moves a round)")
-        print(f"  ratio        {spread(ratio, '.2f')}  (simulate / engine loop)")
+    measure(names, args.deals, args.rounds, args.cap, args.simulate_deals)
 
 
 if __name__ == "__main__":

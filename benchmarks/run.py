@@ -1,9 +1,14 @@
 """Benchmark: random playouts of Forty Thieves through kallisti and through the hand-written reference.
 
 Usage: python benchmarks/run.py [--deals N] [--rounds R] [--cap MOVES] [--matches M] [--no-match] [--solver-states N]
+                                [--hands N] [--no-targets]
 
 Then the cost of checking a rule change, of whole Discordian matches between bots, of finding the
 best partition of random ten-card Cripple Mr Onion hands, and the solver's speed on fixed deals.
+Last, unless --no-targets: the random playouts of every shipped patience (benchmarks/playouts.py), the
+start-up of four commands (benchmarks/startup.py), `simulate --jobs 2` against `--jobs 1` on 400 greedy
+Forty Thieves deals, and a table of every target of issue 24 (speed for every game and command) with
+its measurement and its reference.
 
 Both play random legal moves from the same deals (kallisti's own shuffle of seeds 1..N) until no
 move is left or the cap; each round times the two in turn, and the ratio quoted is the median of the
@@ -54,6 +59,8 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=3, help="Discordian bot-versus-bot matches to time")
     parser.add_argument("--no-match", action="store_true", help="only the Forty Thieves playouts")
     parser.add_argument("--hands", type=int, default=300, help="random Cripple Mr Onion hands to evaluate")
+    parser.add_argument("--no-targets", action="store_true",
+                        help="leave out the playouts of every game, start-up, --jobs scaling and the targets table")
     parser.add_argument("--solver-states", type=int, default=20_000,
                         help="the solver's budget on each fixed deal (0: leave the solver out)")
     args = parser.parse_args()
@@ -72,18 +79,27 @@ def main() -> None:
     print(f"kallisti   {statistics.median(ours):>10,.0f} moves/s  ({km:,} moves a round)")
     print(f"reference  {statistics.median(theirs):>10,.0f} moves/s  ({rm:,} moves a round)")
     print(f"ratio      {statistics.median(ratios):10.2f}  (kallisti / reference, median of rounds; min {min(ratios):.2f}, max {max(ratios):.2f})")
+    figures = {"reference": statistics.median(ratios)}
     if not args.no_match:
-        rule_changes(args.rounds)
-        matches(args.matches)
+        figures["change"] = rule_changes(args.rounds)
+        figures["match"] = matches(args.matches)
     if args.hands:
         hands(args.hands, args.rounds)
     if args.solver_states:
         from solver import fixed_deals  # benchmarks/solver.py; --resolve there counts a game's deals resolved
 
-        fixed_deals(args.solver_states)
+        fixed_deals(args.solver_states, "portfolio")
+    if not args.no_targets:
+        import playouts
+        import startup
+
+        figures["playouts"] = playouts.measure(playouts.patiences(), 20, args.rounds, args.cap, 200)
+        figures["startup"] = startup.measure(11)
+        figures["jobs"] = jobs_scaling(400, args.rounds)
+        targets(figures)
 
 
-def rule_changes(rounds: int) -> None:
+def rule_changes(rounds: int) -> float:
     """The cost of checking a rule change (parse, apply, check, compile, trial), fresh and when seen before."""
     from kallisti.catalogue import load_catalogue
     from kallisti.interpreter import amend
@@ -102,19 +118,84 @@ def rule_changes(rounds: int) -> None:
     print(f"Discordian rule changes: {len(entries)} catalogue changes checked, {rounds} rounds")
     print(f"check      {1000 * statistics.median(fresh):10.1f} ms a change, fresh; {1000 * statistics.median(again):.1f} ms "
           "when its ruleset was seen before")
+    return 1000 * statistics.median(fresh)
 
 
-def matches(count: int) -> None:
-    """Whole bot-versus-bot matches of Discordian Solitaire (search bots, Player X included)."""
+def matches(count: int) -> float:
+    """Whole bot-versus-bot matches of Discordian Solitaire (search bots, Player X included); CPU seconds a match."""
     from kallisti.solver.simulate import simulate_matches
 
     rules = load_ruleset("discordian")
+    cpu = time.process_time()
     result = simulate_matches(rules, count, 1, "search")
+    cpu = (time.process_time() - cpu) / count
     record = result.as_dict()
     print(f"Discordian matches: {count} bot-versus-bot matches, {record['turns']} turns, {record['changes']['imposed']} "
           f"rule changes imposed")
     print(f"match      {result.seconds / count:10.2f} s a match, {1000 * result.seconds / record['turns']:.0f} ms a turn "
-          "(its moves, the bots' shuffling choices and Player X's weighing of changes)")
+          f"(its moves, the bots' shuffling choices and Player X's weighing of changes); {cpu:.2f} s of CPU a match")
+    return cpu
+
+
+def jobs_scaling(deals: int, rounds: int) -> float:
+    """`simulate --strategy greedy` of Forty Thieves deals 1..deals with --jobs 1 and --jobs 2, in turn each round
+    (which goes first alternates); the median of the rounds' ratios of wall-clock time, jobs 1 over jobs 2."""
+    from kallisti.solver.simulate import simulate
+
+    rules = load_ruleset("forty-thieves")
+
+    def wall(jobs: int) -> float:
+        start = time.perf_counter()
+        simulate(rules, deals, 1, "greedy", jobs=jobs)
+        return time.perf_counter() - start
+
+    ones, twos, ratios = [], [], []
+    for i in range(rounds):
+        if i % 2 == 0:
+            one = wall(1)
+            two = wall(2)
+        else:
+            two = wall(2)
+            one = wall(1)
+        ones.append(one)
+        twos.append(two)
+        ratios.append(one / two)
+    print(f"simulate --strategy greedy, Forty Thieves deals 1..{deals}, {rounds} rounds: --jobs 1 "
+          f"{statistics.median(ones):.2f} s, --jobs 2 {statistics.median(twos):.2f} s (medians); "
+          f"speed-up {statistics.median(ratios):.2f} (min {min(ratios):.2f}, max {max(ratios):.2f})")
+    return statistics.median(ratios)
+
+
+def targets(figures: dict) -> None:
+    """Issue 24's targets, each beside what this run measured and the reference it is measured against."""
+    ratios = figures["playouts"]["ratios"]
+    slowest = min(ratios, key=ratios.get)
+    start = figures["startup"]
+    rows = [
+        ("random playouts, every patience >= 1/3 of Forty Thieves", f"slowest {slowest} x{ratios[slowest]:.2f}",
+         "Forty Thieves' moves/s in the same round", ratios[slowest] >= 1 / 3),
+        ("Forty Thieves playouts >= 1x the hand-written reference", f"x{figures['reference']:.2f}",
+         "benchmarks/reference_forty_thieves.py", figures["reference"] >= 1),
+        ("simulate --strategy random >= 0.9x the engine's loop", f"x{figures['playouts']['simulate']:.2f}",
+         "Game.playout on the same moves", figures["playouts"]["simulate"] >= 0.9),
+    ]
+    for label, limit in (("--help", 0.15), ("list", 0.15), ("play", 0.25), ("validate", 0.3)):
+        rows.append((f"kallisti {label} under {limit} s of CPU", f"{start[label]:.3f} s",
+                     "python -c pass (subtracted); typer's own floor: 'typer app --help' "
+                     f"{start['typer app --help']:.3f} s", start[label] < limit))
+    if "change" in figures:
+        rows.append(("a fresh rule change under 5 ms (Discordian catalogue)", f"{figures['change']:.1f} ms",
+                     "none: an absolute figure", figures["change"] < 5))
+        rows.append(("a bots' match of Discordian under 1 s of CPU", f"{figures['match']:.2f} s",
+                     "none: an absolute figure", figures["match"] < 1))
+    rows.append(("--jobs 2 >= 1.7x --jobs 1 (400 greedy Forty Thieves deals)", f"x{figures['jobs']:.2f}",
+                 "--jobs 1 in the same round", figures["jobs"] >= 1.7))
+    print()
+    print("Targets (issue 24), this run:")
+    width = max(len(r[0]) for r in rows)
+    for label, measured, reference, met in rows:
+        print(f"  {label:<{width}}  {measured:>18}  {'met' if met else 'NOT met':<7}  against {reference}")
+    print("  the full test suite under 12 minutes on 2 cores: the CI run's own time (`issues ci`), not measured here")
 
 
 def hands(count: int, rounds: int) -> None:

@@ -75,28 +75,32 @@ def cpu_of(argv: list[str], stdin: bytes, env: dict[str, str]) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=11, help="counted runs of each command (default 11)")
-    args = parser.parse_args()
+def measure(runs: int) -> dict[str, float]:
+    """Print the table; return each command's median CPU seconds less `python -c pass`'s, by its label."""
     timed = commands()
     seconds: dict[str, list[float]] = {label: [] for label, _, _ in timed}
     with tempfile.TemporaryDirectory(prefix="kallisti-bytecode-") as bytecode:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"PYTHONPYCACHEPREFIX": bytecode}
         for _, argv, stdin in timed:  # warm-up: the bytecode, the parser cache, the file system's cache
             cpu_of(argv, stdin, env)
-        for _ in range(args.runs):
+        for _ in range(runs):
             for label, argv, stdin in timed:
                 seconds[label].append(cpu_of(argv, stdin, env))
     base = statistics.median(seconds["python -c pass"])
-    print(f"CPU seconds over {args.runs} runs each (user + system of the whole process)")
+    print(f"CPU seconds over {runs} runs each (user + system of the whole process)")
     print(f"{'command':<18} {'min':>7} {'median':>7} {'-pass':>7} {'target':>7}")
     for label, _, _ in timed:
-        runs = seconds[label]
-        median = statistics.median(runs)
+        median = statistics.median(seconds[label])
         extra = "" if label == "python -c pass" else f"{median - base:7.3f}"
         target = f"{TARGETS[label]:7.2f}" if label in TARGETS else ""
-        print(f"{label:<18} {min(runs):7.3f} {median:7.3f} {extra:>7} {target:>7}")
+        print(f"{label:<18} {min(seconds[label]):7.3f} {median:7.3f} {extra:>7} {target:>7}")
+    return {label: statistics.median(seconds[label]) - base for label, _, _ in timed}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=11, help="counted runs of each command (default 11)")
+    measure(parser.parse_args().runs)
 
 
 if __name__ == "__main__":

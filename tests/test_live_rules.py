@@ -126,7 +126,7 @@ def test_undo_restores_the_old_rules_and_redo_applies_the_change_again(forty):
     assert len(refusals(out)) == 1
     code, out = session(game, ["u"])
     assert "undone: the rule change" in out
-    assert any(line.strip() == "- piles.foundation.build no-twos: forbid card.rank == 2  (no twos)" for line in out)
+    assert any(line.strip() == "- piles.foundation.build no-twos: forbid card.rank == 2  (has the rule \"no twos\")" for line in out)
     assert "w f1" in legal(game) and game.rules is forty  # the rules the deal began with
     assert game.moves_made == 3 and len(game.state.piles[forty.pile_of_tag["w"]]) == 1  # the moves stay made
     code, out = session(game, ["r", "w f1"])
@@ -352,7 +352,7 @@ def test_the_diff_names_what_changed(forty):
         return ruleset_diff(forty.data, amend.amend(forty.data, change, trial=False).data)
 
     assert diff("set tableau.count 12") == ["~ piles.tableau.count: 10 -> 12"]
-    assert diff(NO_TWOS) == ["+ piles.foundation.build no-twos: forbid card.rank == 2  (no twos)"]
+    assert diff(NO_TWOS) == ["+ piles.foundation.build no-twos: forbid card.rank == 2  (has the rule \"no twos\")"]
     assert diff("remove tableau.build same-suit") == ["- piles.tableau.build same-suit: require card.suit == top.suit  (builds in suit)"]
     # a clause that now comes from another macro but says the same is no difference; what changed is named
     assert diff("set tableau.build down alternate colour") == [

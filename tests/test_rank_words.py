@@ -198,7 +198,7 @@ def test_rank_words_in_a_ruleset_and_in_a_rule_change(tmp_path):
     run_session(game, ['rule forbid foundation.build "no kings": card.rank == king', "t1 f1"], out.append)
     assert "rule changed, from the next move" in "\n".join(out)
     assert [line for line in out if line.startswith("refused:")] == [
-        "refused: K♠ cannot go on Q♠: the foundation no kings (piles.foundation.build, clause no-kings)"]
+        "refused: K♠ cannot go on Q♠: the foundation has the rule \"no kings\" (piles.foundation.build, clause no-kings)"]
 
 
 # -- explanations follow the rules in force --------------------------------------------------------------------------

@@ -38,11 +38,27 @@ STATEMENTS = [
      {"forbid": "piles.foundation.build", "id": "black-on-black", "expr": "card.color == black and top.color == black"}),
     ('forbid foundation.build "black on black": card.color == black and top.color == black',
      {"forbid": "piles.foundation.build", "id": "black-on-black", "expr": "card.color == black and top.color == black",
-      "says": "black on black"}),
+      "says": 'has the rule "black on black"'}),
     ('require piles.tableau.empty kings-only: card.rank == last  "only kings fill a space"',
      {"require": "piles.tableau.empty", "id": "kings-only", "expr": "card.rank == last", "says": "only kings fill a space"}),
     ("replace piles.tableau.build rank-down: card.rank == top.rank - 2",
+     {"replace": "piles.tableau.build", "id": "rank-down", "expr": "card.rank == top.rank - 2"}),
+    ("replace tableau.build rank-down require: card.rank == top.rank - 2",
      {"replace": "piles.tableau.build", "id": "rank-down", "require": "card.rank == top.rank - 2"}),
+    ("compulsory kings-first: from tableau to foundation when card.rank == last",
+     {"add": "compulsory.kings-first", "value": {"from": "tableau", "to": "foundation", "when": "card.rank == last"}}),
+    ('auto aces on request: move from tableau or waste to foundation "aces home"',
+     {"add": "auto.aces", "value": {"trigger": "on-request", "kind": "move", "from": ["tableau", "waste"],
+                                    "to": "foundation", "says": "aces home"}}),
+    ('lose too-slow when stock.size == 0 and waste.size > 20 "too many left"',
+     {"add": "lose.too-slow", "value": {"when": "stock.size == 0 and waste.size > 20", "says": "too many left"}}),
+    ("set compulsory.kings-first from tableau to foundation", {"set": "compulsory.kings-first",
+                                                               "value": {"from": "tableau", "to": "foundation"}}),
+    ("set lose.too-slow when waste.size > 30", {"set": "lose.too-slow", "value": {"when": "waste.size > 30"}}),
+    ("win when foundation.size == 104", {"set": "win", "value": "foundation.size == 104"}),
+    ("score 104 - foundation.size", {"set": "score", "value": "104 - foundation.size"}),
+    ("compulsory: none", {"set": "compulsory", "value": []}),
+    ("remove honour no-spitting", {"remove": "honour", "id": "no-spitting"}),
     ("replace tableau.build same-suit forbid: card.suit == top.suit",
      {"replace": "piles.tableau.build", "id": "same-suit", "forbid": "card.suit == top.suit"}),
     ("remove piles.tableau.build same-suit", {"remove": "piles.tableau.build", "id": "same-suit"}),
@@ -131,7 +147,8 @@ def test_delete_a_rule_brings_back_its_default(forty):
 def test_forbid_and_require_add_clauses(forty):
     new = apply(forty, 'forbid foundation.build "black on black": card.color == black and top.color == black')
     clause = new["piles"]["foundation"]["build"][-1]
-    assert plain(clause) == {"id": "black-on-black", "forbid": "card.color == black and top.color == black", "says": "black on black"}
+    assert plain(clause) == {"id": "black-on-black", "forbid": "card.color == black and top.color == black",
+                             "says": 'has the rule "black on black"'}
     assert ids(new["piles"]["foundation"]["build"]) == ["rank-up", "same-suit", "black-on-black"]
     new = apply(forty, 'require tableau.empty kings-only: card.rank == last  "only kings fill a space"')
     assert plain(new["piles"]["tableau"]["empty"]) == [{"id": "kings-only", "require": "card.rank == last", "says": "only kings fill a space"}]
@@ -239,7 +256,10 @@ def test_a_raw_map_must_be_a_patch():
     "set tableau.count 12", "set tableau.build down alternate colour", "add reserve 4 reserve piles, deal 1 face up",
     "delete reserve", "forbid foundation.build black-on-black: card.color == black  \"no black on black\"",
     "replace tableau.build rank-down forbid: card.rank == top.rank - 2", "remove tableau.build same-suit", "revoke c3",
-    "set win foundation.size >= 52", "set piles.tableau.columns 5",
+    "set win foundation.size >= 52", "set piles.tableau.columns 5", "replace tableau.build rank-down: card.rank == top.rank - 2",
+    "compulsory kings-first: from tableau to foundation when card.rank == last",
+    'auto aces on request: from tableau or waste to foundation when card.rank == first  "aces home"',
+    "lose too-slow when waste.size > 20", "set compulsory.kings-first from tableau to foundation", "remove honour no-spitting",
 ])
 def test_canonical_statements_are_written_as_read(text):
     assert change_text(parse_change(text)) == text
@@ -249,7 +269,8 @@ values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-5, 10**6)
                       lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(["to", "count", "x y"]),
                                                                                          inner, max_size=2)), max_leaves=5)
 paths = st.sampled_from(["piles.tableau.count", "win", "piles.foundation.prefill", "piles.reserve", "piles.win.count", "tableau.count",
-                         "lose.0.when", "piles.tableau.build.0.require", "deck.packs", "weird path", "piles.tableau.piles"])
+                         "lose.0.when", "piles.tableau.build.0.require", "deck.packs", "weird path", "piles.tableau.piles",
+                         "compulsory.kings-first", "auto.x", "lose.too-slow", "lose.too-slow.when", "compulsory.x.when"])
 exprs = st.sampled_from(["card.rank == first", "(a) or (b)", "a ==", " padded", "x\ny", True, False, 'count(c in cards: c.suit == "x")'])
 
 
@@ -267,7 +288,7 @@ def patches(draw):
         return {"remove": path, "id": draw(st.sampled_from(["same-suit", "Weird Id", "none"]))}
     out = {verb: path, "id": draw(st.sampled_from(["same-suit", "1", "none", "Weird Id"] if verb == "replace" else ["same-suit", "1", "when"]))}
     if verb == "replace":
-        for kind in draw(st.sampled_from([["require"], ["forbid"], ["require", "forbid"], []])):
+        for kind in draw(st.sampled_from([["require"], ["forbid"], ["expr"], ["require", "forbid"], []])):
             out[kind] = draw(exprs)
     else:
         out["expr"] = draw(exprs)

@@ -254,7 +254,7 @@ set tableau.flip false
         "add": {"piles": {"reserve": {"count": 4, "role": "reserve", "deal": ["up"], "take": "top card"}}},
         "changes": [{"remove": "piles.tableau.build", "id": "same-suit"},
                     {"forbid": "piles.foundation.build", "id": "black-on-black", "expr": "card.color == black and top.color == black",
-                     "says": "black on black"}],
+                     "says": 'has the rule "black on black"'}],
         "piles": {"tableau": {"flip": False}}}
 
 

@@ -7,7 +7,14 @@ reads several, one per line. The grammar is change.lark; the value of `set PATH 
 text, or a flow value). A path may leave out `piles.` (`tableau.build`), and `GROUP.columns` or
 `GROUP.piles` name `piles.GROUP.count`; a path that starts with a top-level key (`deck.shuffle`,
 `honour.no-spitting`, `match.loses_at`) is taken as written. An honour rule is written as in a
-ruleset file, `honour ID MOMENT: "says"`, and adds `honour.ID`.
+ruleset file, `honour ID MOMENT: "says"`, and adds `honour.ID`; so are the other statements that declare one rule:
+`compulsory ID: PATTERN` and `auto ID: PATTERN` add `compulsory.ID` / `auto.ID`, `lose ID when EXPR` adds `lose.ID`
+(`compulsory: none` sets the list empty), and `win when EXPR` and `score EXPR` set `win` and `score`.
+
+A clause's quoted title names it: `forbid foundation.build "black on black": …` gives the clause black-on-black, which
+says `has the rule "black on black"`, so that a refusal reads as a sentence whatever the title's words ("the foundation
+has the rule "black on black""; "no twos" as a title would make "forbids no twos" say the opposite). A `replace` keeps the clause's kind (require or forbid) and what it says unless it gives new ones; a title there
+only names the clause replaced.
 """
 
 from __future__ import annotations
@@ -20,8 +27,8 @@ from lark import Lark
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.grammar.cache import lark_parser
 from kallisti.grammar.rules_front import (
-    Line, LineError, expr_text, finding, flow_value, honour_rule, kind, layout, parse_line, parse_value, path_parts,
-    put, resolve_path, unquote,
+    Line, LineError, expr_text, finding, flow_value, honour_rule, kind, layout, lose_fields, parse_line, parse_value,
+    path_parts, pattern_fields, put, resolve_path, rules_parser, unquote,
 )
 from kallisti.model.located import LDict, LList
 from kallisti.model.loader import validator_class
@@ -75,6 +82,8 @@ def change_from_line(ln: Line, text: str) -> LDict:
         put(patch, "revoke", value, start, ln.quoted(tok) if kind(tok) == "QUOTED" else ln.tok(tok), text)
         _no_children(ln, text)
         return patch
+    if verb == "declare":
+        return _declaration(ln, text)
     if verb == "honour":
         cid, moment, says = c
         value = honour_rule(ln, cid, moment, says, text)
@@ -98,8 +107,10 @@ def change_from_line(ln: Line, text: str) -> LDict:
         _no_children(ln, text)
         return patch
     if verb == "replace":
+        # without `require` or `forbid`, the new expression takes the kind of the clause it replaces (`expr`)
         kind_node, expr, says = c[2], c[3], c[4]
-        key = "forbid" if kind_node is not None and kind(kind_node) == "kind_forbid" else "require"
+        key = "expr" if kind_node is None else "forbid" if kind(kind_node) == "kind_forbid" else "require"
+        title = None  # the title names the clause replaced, whose words stay unless new ones are given
     else:
         expr, says = c[2], c[3]
         key = "expr"
@@ -108,7 +119,7 @@ def change_from_line(ln: Line, text: str) -> LDict:
     if says is not None:
         put(patch, "says", unquote(ln, says, text), ln.quoted(says), ln.quoted(says), text)
     elif title is not None:
-        put(patch, "says", title, ipos, ipos, text)
+        put(patch, "says", f'has the rule "{title}"', ipos, ipos, text)
     for child in ln.children:
         if says is not None:
             raise LineError(finding(text, "unexpected-indent", "this line is indented under a change that already says what it means",
@@ -117,6 +128,49 @@ def change_from_line(ln: Line, text: str) -> LDict:
         patch["says"] = unquote(child, says, text)
         patch.key_pos["says"] = patch.value_pos["says"] = child.quoted(says)
     return patch
+
+
+def _declaration(ln: Line, text: str) -> LDict:
+    """A statement of a ruleset file that declares one rule, as the patch that adds (or sets) that rule."""
+    tree = parse_line(ln, "statement", text, rules_parser(), code="change-syntax")
+    what = kind(tree)
+    start = ln.at(1)
+    patch = LDict(pos=start)
+    c = tree.children
+    if what in ("auto", "compulsory", "lose"):
+        cid = c[0]
+        value = LDict(pos=ln.tok(cid))
+        if what == "lose":
+            lose_fields(ln, value, c[1], c[2], text)
+        else:
+            pattern_fields(ln, value, c[1], c[2], text)
+        put(patch, "add", f"{what}.{cid}", start, ln.tok(cid), text)
+        put(patch, "value", value, value.pos, value.pos, text)
+        _says_child(ln, value, text)
+        return patch
+    if what in ("auto_none", "compulsory_none", "lose_none"):
+        key = what[:-len("_none")]
+        put(patch, "set", key, start, start, text)
+        put(patch, "value", LList(pos=start), start, start, text)
+    elif what in ("win", "score"):
+        e, epos = expr_text(ln, c[0])
+        put(patch, "set", what, start, start, text)
+        put(patch, "value", e, epos, epos, text)
+    else:  # a statement of another kind: no rule change
+        raise LineError(finding(text, "change-syntax", "this statement of a ruleset file is no rule change", start,
+                                "write `compulsory ID: …`, `auto ID: …`, `lose ID when …`, `win when …` or `score …`"))
+    _no_children(ln, text)
+    return patch
+
+
+def _says_child(ln: Line, d: LDict, text: str) -> None:
+    """A continuation line holding what a declared pattern or loss condition says."""
+    for child in ln.children:
+        if "says" in d:
+            raise LineError(finding(text, "unexpected-indent", "this line is indented under a change that already says what it means",
+                                    child.at(1)))
+        says = parse_line(child, "says_line", text).children[0]
+        put(d, "says", unquote(child, says, text), child.quoted(says), child.quoted(says), text)
 
 
 def _no_children(ln: Line, text: str) -> None:

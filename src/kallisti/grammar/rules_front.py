@@ -36,7 +36,8 @@ from kallisti.model.patch import RULE_KEYS
 from kallisti.schema import MAX_DEAL_ROWS, MOMENTS, schema
 
 HERE = Path(__file__).resolve().parent
-STARTS = ["statement", "pile_items", "deck_items", "match_items", "hands_items", "rule_item", "says_line", "value_flow", "value_expr", "value_pile"]
+STARTS = ["statement", "pile_items", "deck_items", "match_items", "hands_items", "rule_item", "says_line", "value_flow", "value_expr", "value_pile",
+          "value_pattern", "value_lose"]
 # Top-level keys of a ruleset file (every key its schema knows): a path whose first segment is none of
 # these starts with a pile group.
 TOP_KEYS = tuple(schema("file")["properties"])
@@ -278,6 +279,7 @@ _TERMINAL_WORDS = {
     "PATH": "a path (like tableau.build)", "REST": "a value", "TEXT": "text", "REF": "a game name or a file path",
     "SYM": "a symbol", "NAME": "a name", "STRING": "a string", "CHANGE_ID": "the id of a change", "$END": "the end of the line",
     "FKEY": "a key", "FWORD": "a word", "SIGNED_INT": "a number", "FLOAT": "a number",
+    "DECLARE": "compulsory, auto, lose, win or score",
     "MOMENT_WORD": "a moment of play (" + ", ".join(MOMENT_PHRASES.values()) + ")",
 }
 _GROUPS = [  # (keywords that mark the place, how to say what was expected there)
@@ -286,7 +288,8 @@ _GROUPS = [  # (keywords that mark the place, how to say what was expected there
     ({"ranks", "suit", "wild"}, "a deck phrase (such as `2 packs`, `ranks A 2 3`, `suit clubs black`)"),
     ({"start", "loses", "both", "player"}, "a match phrase (such as `2 seats`, `start score -23`, `loses at 230`, `player x 1 change`)"),
     ({"row", "column", "fan"}, "a layout phrase (`row 0`, `column 1`, `fan down`, `fan right` or `fan none`)"),
-    ({"set", "forbid", "revoke"}, "a rule change: set, add, delete, require, forbid, replace, remove, revoke or honour"),
+    ({"set", "forbid", "revoke"}, "a rule change: set, add, delete, require, forbid, replace, remove, revoke, honour, compulsory, "
+     "auto, lose, win or score"),
     ({"down", "up", "first", "none"}, "a rule (such as `down in suit`, `up alternate colour`, `first rank`, `any`, `none`)"),
 ]
 
@@ -681,6 +684,40 @@ def honour_rule(ln: Line, cid: Token, moment, says, text: str) -> LDict:
     return d
 
 
+def pattern_fields(ln: Line, d: LDict, trigger, pattern, text: str) -> None:
+    """Put into `d` the keys of a move pattern (`on request: from tableau or waste to foundation when … "says"`):
+    its trigger, kind, groups, condition and what it says, each at its place in the line."""
+    if trigger is not None:
+        put(d, "trigger", "on-request" if kind(trigger) == "on_request" else "each-move", ln.meta(trigger), ln.meta(trigger), text)
+    move_kind, src, dst, when, says = pattern.children
+    if move_kind is not None:
+        put(d, "kind", kind(move_kind)[5:], ln.meta(move_kind), ln.meta(move_kind), text)
+    for field_, node in (("from", src), ("to", dst)):
+        if node is None:
+            continue
+        names = [name_of(ln, n, text) for n in node.children if n is not None]
+        if kind(node) == "groups_or" and len(names) == 1:
+            value, vpos = names[0]
+        else:
+            value = LList([n for n, _ in names], pos=ln.meta(node))
+            value.item_pos = [p for _, p in names]
+            vpos = names[0][1] if names else ln.meta(node)
+        put(d, field_, value, ln.meta(node), vpos, text)
+    if when is not None:
+        e, epos = expr_text(ln, when)
+        put(d, "when", e, epos, epos, text)
+    if says is not None:
+        put(d, "says", unquote(ln, says, text), ln.tok(says), ln.quoted(says), text)
+
+
+def lose_fields(ln: Line, d: LDict, when, says, text: str) -> None:
+    """Put into `d` the keys of a loss condition (`when field.size > 30 "says"`)."""
+    e, epos = expr_text(ln, when)
+    put(d, "when", e, epos, epos, text)
+    if says is not None:
+        put(d, "says", unquote(ln, says, text), ln.tok(says), ln.quoted(says), text)
+
+
 def pile_effects(ln: Line, item, text: str) -> list:
     """What one pile phrase sets: [(key, value, key position, value position)]."""
     k = kind(item)
@@ -1027,7 +1064,8 @@ def path_parts(path: str) -> list:
 
 
 def value_kind(parts: list) -> str:
-    """How the value of `set PATH VALUE` is read: an expression, a pile group, or a flow value."""
+    """How the value of `set PATH VALUE` is read: an expression, a pile group, a move pattern (`from field to
+    foundation`), a loss condition (`when field.size > 30 "says"`), or a flow value."""
     n = len(parts)
     if n == 1 and parts[0] in ("win", "score"):
         return "expr"
@@ -1035,9 +1073,14 @@ def value_kind(parts: list) -> str:
         return "expr"
     if n == 4 and parts[0] == "piles" and parts[2] in ("divert", "redeal") and parts[3] == "when":
         return "expr"
-    if n == 3 and parts[0] in ("auto", "compulsory", "lose") and isinstance(parts[1], int) and parts[2] == "when":
+    # an item of a list is named by its place or by its id (`compulsory.play-first.when`, `tableau.build.same-suit.require`)
+    if n == 3 and parts[0] in ("auto", "compulsory", "lose") and parts[2] == "when":
         return "expr"
-    if n == 5 and parts[0] == "piles" and parts[2] in RULE_KEYS and isinstance(parts[3], int) and parts[4] in ("require", "forbid"):
+    if n == 2 and parts[0] in ("auto", "compulsory") and not isinstance(parts[1], int):
+        return "pattern"
+    if n == 2 and parts[0] == "lose" and not isinstance(parts[1], int):
+        return "lose"
+    if n == 5 and parts[0] == "piles" and parts[2] in RULE_KEYS and parts[4] in ("require", "forbid"):
         return "expr"
     if n == 4 and parts[:2] == ["hands", "groupings"] and parts[3] == "when":
         return "expr"
@@ -1069,6 +1112,16 @@ def parse_value(ln: Line, rest: Token, parts: list, text: str):
         group = LDict(pos=sub.at(1))
         apply_pile_items(sub, inner, text, group, [None], None)
         return group, sub.at(1)
+    if how in ("pattern", "lose"):
+        tree = parse_line(sub, "value_" + how, text)
+        if kind(tree) == "value_map":
+            return flow_value(sub, tree.children[0], text), sub.at(1)
+        d = LDict(pos=sub.at(1))
+        if how == "pattern":
+            pattern_fields(sub, d, *tree.children, text)
+        else:
+            lose_fields(sub, d, *tree.children, text)
+        return d, sub.at(1)
     tree = parse_line(sub, "value_flow", text)
     node = tree.children[0]
     return flow_value(sub, node, text), value_pos(sub, node)
@@ -1427,27 +1480,7 @@ class _Builder:
         start = ln.at(1)
         d = LDict(pos=start)
         put(d, "id", str(cid), ln.tok(cid), ln.tok(cid), self.text)
-        if trigger is not None:
-            put(d, "trigger", "on-request" if kind(trigger) == "on_request" else "each-move", ln.meta(trigger), ln.meta(trigger), self.text)
-        move_kind, src, dst, when, says = pattern.children
-        if move_kind is not None:
-            put(d, "kind", kind(move_kind)[5:], ln.meta(move_kind), ln.meta(move_kind), self.text)
-        for field_, node in (("from", src), ("to", dst)):
-            if node is None:
-                continue
-            names = [name_of(ln, n, self.text) for n in node.children if n is not None]
-            if kind(node) == "groups_or" and len(names) == 1:
-                value, vpos = names[0]
-            else:
-                value = LList([n for n, _ in names], pos=ln.meta(node))
-                value.item_pos = [p for _, p in names]
-                vpos = names[0][1] if names else ln.meta(node)
-            put(d, field_, value, ln.meta(node), vpos, self.text)
-        if when is not None:
-            e, epos = expr_text(ln, when)
-            put(d, "when", e, epos, epos, self.text)
-        if says is not None:
-            put(d, "says", unquote(ln, says, self.text), ln.tok(says), ln.quoted(says), self.text)
+        pattern_fields(ln, d, trigger, pattern, self.text)
         append(lst, d, start, notes)
         self.says_children(ln, d)
 
@@ -1478,10 +1511,7 @@ class _Builder:
         lst, notes = self.list_for(target, "lose", ln.at(1), ln.notes())
         d = LDict(pos=ln.at(1))
         put(d, "id", str(cid), ln.tok(cid), ln.tok(cid), self.text)
-        e, epos = expr_text(ln, when)
-        put(d, "when", e, epos, epos, self.text)
-        if says is not None:
-            put(d, "says", unquote(ln, says, self.text), ln.tok(says), ln.quoted(says), self.text)
+        lose_fields(ln, d, when, says, self.text)
         append(lst, d, ln.at(1), notes)
         self.says_children(ln, d)
 

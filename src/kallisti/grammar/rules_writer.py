@@ -545,17 +545,36 @@ def card_text(c) -> str:
 
 
 def pattern_text(key: str, p) -> str | None:
-    if not isinstance(p, dict) or "id" not in p or set(p) - {"id", "kind", "from", "to", "when", "trigger", "says"}:
+    """`compulsory ID [trigger]: PATTERN` (or `auto …`), or None when the pattern cannot be written so."""
+    if not isinstance(p, dict) or "id" not in p or not isinstance(p["id"], str) or not _CID.fullmatch(p["id"]):
         return None
-    if not isinstance(p["id"], str) or not _CID.fullmatch(p["id"]):
+    body = pattern_body({k: v for k, v in p.items() if k != "id"})
+    if body is None:
         return None
-    out = f"{key} {p['id']}"
+    trigger, rest = body
+    return f"{key} {p['id']}{trigger}:{rest}"
+
+
+def pattern_value(p) -> str | None:
+    """A move pattern as the value of `set compulsory.ID …`: `[on request] from field to foundation …`."""
+    body = pattern_body(p)
+    if body is None or not (body[0] + body[1]).strip():
+        return None
+    return (body[0] + body[1]).strip()
+
+
+def pattern_body(p) -> tuple[str, str] | None:
+    """(the trigger's words, the pattern's words) of a move pattern without its id, each with a leading blank, or
+    None when it cannot be written so."""
+    if not isinstance(p, dict) or set(p) - {"kind", "from", "to", "when", "trigger", "says"}:
+        return None
+    head = ""
     trigger = p.get("trigger")
     if trigger is not None:
         if trigger not in ("on-request", "each-move"):
             return None
-        out += " on request" if trigger == "on-request" else " after each move"
-    out += ":"
+        head = " on request" if trigger == "on-request" else " after each move"
+    out = ""
     if "kind" in p:
         if p["kind"] not in ("move", "deal", "redeal", "discard"):
             return None
@@ -581,7 +600,7 @@ def pattern_text(key: str, p) -> str | None:
         if not isinstance(p["says"], str):
             return None
         out += _says_mark(p)
-    return out
+    return head, out
 
 
 def lose_text(item) -> str | None:
@@ -592,6 +611,14 @@ def lose_text(item) -> str | None:
     if "says" in item and not isinstance(item["says"], str):
         return None
     return f"lose {item['id']} when {item['when']}{_says_mark(item)}"
+
+
+def lose_value(item) -> str | None:
+    """A loss condition as the value of `set lose.ID …`: `when EXPR "says"`."""
+    if not isinstance(item, dict) or "id" in item:
+        return None
+    text = lose_text({"id": "x", **item})
+    return None if text is None else text[len("lose x "):]
 
 
 def layout_text(group, hint) -> str | None:
@@ -646,6 +673,13 @@ def _change_statement(p) -> str | None:
         text = honour_text(target[len("honour."):], p["value"])
         if text is not None:
             return text
+    head, _, item = target.partition(".")
+    if verb == "add" and set(p) == {"add", "value"} and head in ("auto", "compulsory", "lose") and _CID.fullmatch(item) \
+            and isinstance(p["value"], dict) and "id" not in p["value"]:
+        # a new move pattern or loss condition, declared as in a ruleset file
+        text = lose_text({"id": item, **p["value"]}) if head == "lose" else pattern_text(head, {"id": item, **p["value"]})
+        if text is not None:
+            return text
     if not _PATH.fullmatch(target):
         return None
     from kallisti.grammar.rules_front import path_parts, resolve_path, value_kind
@@ -662,6 +696,11 @@ def _change_statement(p) -> str | None:
             value = expr_value(v)
         elif how == "pile":
             value = _pile_value(v)
+        elif how in ("pattern", "lose"):
+            # the words of a pattern or loss condition, or a map; anything else only the raw map can say
+            value = (pattern_value(v) if how == "pattern" else lose_value(v)) or (flow(v) if isinstance(v, dict) else None)
+            if value is None:
+                return None
         else:
             value = flow(v)
         return f"{verb} {path} {value}"
@@ -678,10 +717,11 @@ def _change_statement(p) -> str | None:
         if set(p) - {verb, "id", "expr", "says"} or "expr" not in p or not bare_expression(p["expr"]):
             return None
         return f"{verb} {path} {cid}: {p['expr']}{_says_mark(p)}"
-    kinds = [k for k in ("require", "forbid") if k in p]
+    kinds = [k for k in ("require", "forbid", "expr") if k in p]
     if len(kinds) != 1 or set(p) - {"replace", "id", kinds[0], "says"} or not bare_expression(p[kinds[0]]):
         return None
-    return f"replace {path} {cid} {kinds[0]}: {p[kinds[0]]}{_says_mark(p)}"
+    kind = "" if kinds[0] == "expr" else f" {kinds[0]}"  # `expr`: the clause keeps its kind
+    return f"replace {path} {cid}{kind}: {p[kinds[0]]}{_says_mark(p)}"
 
 
 def _pile_value(v) -> str:

@@ -124,7 +124,9 @@ def amend(current: LDict, text: str, *, source: str = "<change>", baseline=None,
     Every finding of a refused change is reported at the change's own text, and a suggestion that offers
     another change has been tried and works (`suggest`; `screen(patch)` raises KallistiError for a change
     the caller would refuse before it is tried, such as a key fixed in a match). With `intent`, a change is also
-    judged against what it meant to allow (`change-left-behind`).
+    judged against what it meant to do: what it meant to allow (`change-left-behind`), a clause of its own that never
+    or always holds (validate's warnings about its text), and a player left with no way to take it back
+    (`change-no-way-back`).
     """
     if patch is None:
         patch = parse(text, source)
@@ -137,7 +139,9 @@ def amend(current: LDict, text: str, *, source: str = "<change>", baseline=None,
             raise KallistiError(Finding("change-nothing", "this change changes nothing: the rules already say so",
                                         patch.pos or Pos(source, 1, 1)))
         rules = compile_data(data, Pos(source, 1, 1))
-        if intent:
+        if intent:  # what a change means to do: a log made before these checks still replays
+            _refuse_warnings(rules, source)
+            _refuse_no_way_back(current, data, patch, source)
             _left_behind(current, baseline, rules, patch, text, source, suggest, screen)
         if trial:
             findings = trial_findings(rules, baseline, Pos(source, 1, 1))
@@ -146,6 +150,40 @@ def amend(current: LDict, text: str, *, source: str = "<change>", baseline=None,
     except KallistiError as exc:
         raise KallistiError(_for_change(exc.findings, patch, text, source, current, baseline, suggest, screen)) from None
     return Amendment(text, patch, data, rules)
+
+
+# The warnings that say a change's own text does nothing as written (or refuses every move): refused at the change.
+# Others stay warnings the player is told of, and the change is adopted: a win made unreachable on purpose (Player X's
+# "you can no longer win") is a rule change, not a mistake.
+REFUSED_WARNINGS = frozenset({"clause-never-true", "clause-always-true", "rule-contradiction", "lose-never-true",
+                              "constant-comparison"})
+
+
+def _refuse_warnings(rules, source: str) -> None:
+    """Refuse a change about whose own text the checks warn, with the finding `validate` gives, at the change: a clause
+    that never or always holds (so it refuses nothing, or everything; `none` says that on purpose), clauses that
+    together refuse every move, a loss condition that can never hold. A change that does nothing as written is a mistake
+    to point out before it counts."""
+    found = [f for f in rules.findings if f.pos.source == source and f.code in REFUSED_WARNINGS]
+    if found:
+        raise KallistiError([replace(f, severity="error") for f in found])
+
+
+def _refuse_no_way_back(current, data, patch, source: str) -> None:
+    """Refuse a change that leaves its player able to do nothing as Player X: neither a change nor a revoke. That
+    player would never be Player X again, so the change could never be taken back."""
+    from kallisti.model.patch import verb_of
+
+    def may(d) -> bool:
+        px = d.get("match", {}).get("player_x") if isinstance(d.get("match"), dict) else None
+        return not isinstance(px, dict) or px.get("changes", 0) > 0 or bool(px.get("revoke"))
+
+    if may(current) and not may(data):
+        raise KallistiError(Finding(
+            "change-no-way-back", "with this change the player could never be Player X again (match.player_x allows "
+            "neither a change nor a revoke), so the change could never be revoked", _change_pos(patch, source),
+            suggestion="leave the player one change or the revoke: `set match.player_x.changes 0` keeps the revoke"
+            if verb_of(patch) != "delete" else "keep match.player_x"))
 
 
 def _left_behind(current, baseline, rules, patch, text: str, source: str, suggest: bool, screen) -> None:
@@ -276,9 +314,21 @@ def _candidates(f: Finding, patch, current):
         if not parts:  # an empty path: no key to be close to
             return None, None
         node, i = current, 0
-        while i < len(parts) - 1 and isinstance(node, dict) and str(parts[i]) in node:
-            node, i = node[str(parts[i])], i + 1
-        keys = [str(k) for k in node] if isinstance(node, dict) else []
+        while i < len(parts) - 1:
+            step = _child(node, parts[i])
+            if step is None:
+                break
+            node, i = step, i + 1
+        keys = [str(k) for k in node] if isinstance(node, dict) else _item_ids(node)
+        if isinstance(node, list) and isinstance(parts[i], int) and verb == "add":
+            # an item added by its place: the same item, named by its id (the one it gives, if any)
+            value = body["value"]
+            if not (isinstance(value, dict) and isinstance(value.get("id"), str)):
+                return None, None
+            named = {"add": ".".join(map(str, parts[:i] + [value["id"]])), "value": {k: v for k, v in value.items() if k != "id"}}
+            return [(named, "name the item by its id: `{}`")], f.suggestion
+        if isinstance(node, list) and not keys:  # a list without named items: the finding's own advice stands
+            return None, None
         where = ".".join(map(str, parts[:i])) or "the ruleset"
         out = []
         for close in difflib.get_close_matches(str(parts[i]), keys, n=3, cutoff=0.6):
@@ -321,6 +371,22 @@ def _candidates(f: Finding, patch, current):
             swap["says"] = body["says"]
         return [(swap, "to change that clause, use `{}`; or give this one another id")], "give the clause another id"
     return None, None
+
+
+def _child(node, part):
+    """The child of a map by key, or of a list by place or by the id of an item (None when there is none)."""
+    if isinstance(node, dict):
+        return node.get(str(part))
+    if isinstance(node, list):
+        if isinstance(part, int):
+            return node[part] if 0 <= part < len(node) else None
+        return next((item for item in node if isinstance(item, dict) and item.get("id") == str(part)), None)
+    return None
+
+
+def _item_ids(node) -> list[str]:
+    """The ids of a list's items (the move patterns, loss conditions or clauses it holds)."""
+    return [str(item["id"]) for item in node if isinstance(item, dict) and "id" in item] if isinstance(node, list) else []
 
 
 def _rows(current, parts: list, value):

@@ -194,7 +194,9 @@ def _compulsory_first(game) -> str:
     for p in game.rules.compulsory:
         for m in forced:
             if game._matches_any([p], m):
-                return (f"a compulsory move comes first: {p.says} (compulsory.{p.id}), e.g. `{describe(game, m)}`")
+                # a pattern without words says its id (the ruleset's default): say what a compulsory move means instead
+                why = p.says if p.says and p.says != p.id else "a move it names must be made when one can be"
+                return f"a compulsory move comes first: {why} (compulsory.{p.id}), e.g. `{describe(game, m)}`"
     return "a compulsory move comes first"
 
 
@@ -270,5 +272,15 @@ def _clause_refusal(rule, ctx, subject: str, group: str, empty: bool = False) ->
                 "sequence": "moves no runs"}[rule.kind]
         return f"{subject}: the {group} {verb} {where}"
     if clause.says:
-        return f"{subject}: the {group} {clause.says} {where}"
+        return f"{subject}: {said(group, clause.says)} {where}"
     return f"{subject}: the {group} {'requires' if clause.kind == 'require' else 'forbids'} `{clause.text}` {where}"
+
+
+def said(group: str, says: str) -> str:
+    """What a clause says, as a sentence about its group: a `says` is what the group does (`takes no Ace`: "the
+    foundation takes no Ace"), unless it begins with a capital letter, when it is a sentence of its own ("Red may not go
+    on red."), given without its full stop."""
+    text = " ".join(says.split())
+    if text[:1].isupper():
+        return text.rstrip(".")
+    return f"the {group} {text}"

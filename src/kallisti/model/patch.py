@@ -10,6 +10,12 @@ from kallisti.model.located import LDict, LList, child_pos, copy, located
 # `replace` carries a `require:`/`forbid:` key of its own, so it is recognised before those verbs.
 VERBS = ("set", "add", "delete", "replace", "remove", "revoke", "require", "forbid")
 RULE_KEYS = ("build", "empty", "take", "sequence", "dealing", "discard")
+# Lists whose items are maps named by an `id` (docs/model.md §8): a path names an item by its id (`compulsory.play-first`,
+# `lose.too-slow.when`), so `add` appends one, `set` replaces one and `delete` removes one, as keys of a map would.
+ID_LISTS = ("auto", "compulsory", "lose")
+# Other words a path may use for a pile group's keys, as a .rules pile line does (`7 columns`, `deal 5 face up`):
+# `columns` and `piles` are its `count`; `rows` is its `deal`, one entry a row (see _rows_alias).
+COUNT_ALIASES = ("columns", "piles")
 # Maps whose missing keys mean "the default": layout hints, where a group without a hint (or a hint without a
 # `fan`) keeps the automatic layout. A `set` or `add` under one makes the maps on its path, and a `set` of a
 # missing key there sets it, so `set layout.waste.fan right` works on a game that has no hints yet; a misspelt
@@ -53,15 +59,94 @@ def _step(node, part, pos, full, so_far):
         return node[str(part)]  # map keys are text, even those that look like numbers (a rank `9`)
     if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
         return node[part]
-    choices = list(node) if isinstance(node, dict) else []
+    i = _id_index(node, part)
+    if i is not None:
+        return node[i]
+    choices = list(node) if isinstance(node, dict) else _ids(node)
     where = ".".join(str(p) for p in so_far[:-1]) or "the ruleset"
     raise KallistiError(Finding("unknown-path", f"'{full}': {where} has no '{part}'", pos, suggestion=did_you_mean(part, choices)))
 
 
+def _ids(node) -> list[str]:
+    """The ids of a list's items that are maps with one (none for anything else)."""
+    return [str(item["id"]) for item in node if isinstance(item, dict) and "id" in item] if isinstance(node, list) else []
+
+
+def _id_index(node, part) -> int | None:
+    """The index of the item of a list named by its id `part`, or None."""
+    if not isinstance(node, list) or isinstance(part, int):
+        return None
+    return next((i for i, item in enumerate(node) if isinstance(item, dict) and item.get("id") == str(part)), None)
+
+
+def _by_id(container, key) -> bool:
+    """Whether the last part of a path names a list item by its id: a text key in a list of maps (the move
+    patterns, loss conditions and clauses, each named by its id)."""
+    return isinstance(container, list) and not isinstance(key, int) and all(isinstance(i, dict) for i in container)
+
+
+def _named_item(value, key: str, pos: Pos):
+    """The item a `set`/`add` of `LIST.ID` puts in the list: the value, with the id of its path."""
+    if not isinstance(value, dict):
+        return copy(value)  # the schema says what an item must be
+    if "id" in value and str(value["id"]) != key:
+        raise KallistiError(Finding("patch-shape", f"the item's id '{value['id']}' is not the id its path names ('{key}')", pos,
+                                    suggestion=f"leave the id out, or write it as {key}"))
+    item = located({"id": key}, getattr(value, "pos", None) or pos)
+    for k, v in value.items():
+        if k != "id":
+            item[k] = copy(v)
+            if isinstance(value, LDict) and k in value.value_pos:
+                item.value_pos[k] = value.value_pos[k]
+                item.key_pos[k] = value.key_pos.get(k, value.value_pos[k])
+    return item
+
+
+def _alias(data, parts: list, value, pos: Pos, verb: str):
+    """A path (and its value) with a pile group's key aliases resolved (COUNT_ALIASES, `rows`)."""
+    if len(parts) != 3 or parts[0] != "piles" or not isinstance(data.get("piles"), dict):
+        return parts, value
+    group = data["piles"].get(str(parts[1]))
+    if not isinstance(group, dict):
+        return parts, value
+    if parts[2] in COUNT_ALIASES:
+        return parts[:2] + ["count"], value
+    if parts[2] == "rows" and verb == "set":
+        return parts[:2] + ["deal"], _rows_alias(group, value, pos, ".".join(map(str, parts)))
+    return parts, value
+
+
+def _rows_alias(group: dict, rows, pos: Pos, path: str):
+    """The `deal` of `set GROUP.rows N`: the group's rows, its last row repeated (or its last rows dropped) to make N."""
+    from kallisti.schema import MAX_DEAL_ROWS
+
+    deal = group.get("deal")
+    if isinstance(rows, bool) or not isinstance(rows, int) or not 1 <= rows <= MAX_DEAL_ROWS:
+        raise KallistiError(Finding("patch-shape", f"'{path}' takes a number of rows, 1 to {MAX_DEAL_ROWS}", pos))
+    if not isinstance(deal, list) or not deal:
+        raise KallistiError(Finding("patch-shape", f"'{path}': the group deals no rows to repeat; set its deal instead",
+                                    pos, suggestion=f"`set {path.rsplit('.', 1)[0]}.deal [up, up, …]`, one entry a row"))
+    kept = [copy(r) for r in deal]
+    return LList(kept[:rows] if rows <= len(kept) else kept + [copy(kept[-1]) for _ in range(rows - len(kept))], pos=pos)
+
+
+def _keep_identity(container, key, value):
+    """A whole pile group set anew keeps its identity, its tag and role (so its piles keep their names), unless the
+    new value gives them."""
+    old = container.get(key) if isinstance(container, dict) else None
+    if not isinstance(old, dict) or not isinstance(value, dict):
+        return value
+    for k in ("tag", "role"):
+        if k in old and k not in value:
+            value[k] = copy(old[k])
+    return value
+
+
 def _rule_at(data, path: str, pos: Pos) -> LList:
     parts = split_path(path)
-    if not parts or parts[-1] not in RULE_KEYS and not (len(parts) == 1 and parts[0] in ("auto", "compulsory", "lose")):
-        raise KallistiError(Finding("not-a-rule", f"'{path}' is not a rule (rules are piles.GROUP.{'|'.join(RULE_KEYS)})", pos))
+    if not parts or parts[-1] not in RULE_KEYS and not (len(parts) == 1 and parts[0] in ID_LISTS):
+        raise KallistiError(Finding("not-a-rule", f"'{path}' is not a rule (rules are piles.GROUP.{'|'.join(RULE_KEYS)}, "
+                                    "compulsory, auto, lose and honour)", pos))
     container = _walk(data, parts, pos, path)
     rule = _step(container, parts[-1], pos, path, parts)
     if not isinstance(rule, list):
@@ -92,8 +177,11 @@ def apply_patch(data: LDict, patch: dict, normalise) -> LDict:
         made = verb != "delete" and sparse(path)
         if made:
             _make_maps(out, parts, pos)
+        parts, value = _alias(out, parts, patch.get("value"), child_pos(patch, "value") or pos, verb)
         container = _walk(out, parts, pos, path)
         key = str(parts[-1]) if isinstance(container, dict) else parts[-1]
+        if _by_id(container, key):
+            return _by_id_patch(out, container, key, verb, value, path, pos, normalise)
         exists = (isinstance(container, dict) and key in container) or (
             isinstance(container, list) and isinstance(key, int) and 0 <= key < len(container))
         vpos = child_pos(patch, "value") or pos
@@ -102,13 +190,20 @@ def apply_patch(data: LDict, patch: dict, normalise) -> LDict:
                 choices = list(container) if isinstance(container, dict) else []
                 raise KallistiError(Finding("unknown-path", f"cannot set '{path}': there is no such key", pos,
                                             suggestion=did_you_mean(key, choices) or f"to add a new key, use `add: {path}`"))
-            container[key] = copy(patch["value"])
+            new = copy(value)
+            if len(parts) == 2 and parts[0] == "piles":
+                new = _keep_identity(container, key, new)
+            container[key] = new
         elif verb == "add":
             if exists:
                 raise KallistiError(Finding("key-exists", f"cannot add '{path}': it exists already", pos, suggestion=f"use `set: {path}`"))
+            if isinstance(container, list):
+                where = ".".join(map(str, parts[:-1]))
+                raise KallistiError(Finding("unknown-path", f"cannot add '{path}': {where} is a list, whose items are named by "
+                                            "their ids, not their places", pos, suggestion=f"name the new item: `add: {where}.ID`"))
             if not isinstance(container, dict):
                 raise KallistiError(Finding("unknown-path", f"cannot add '{path}': its parent is not a map", pos))
-            container[key] = copy(patch["value"])
+            container[key] = copy(value)
         else:
             if not exists:
                 raise KallistiError(Finding("unknown-path", f"cannot delete '{path}': there is no such key", pos))
@@ -116,6 +211,8 @@ def apply_patch(data: LDict, patch: dict, normalise) -> LDict:
             if isinstance(container, LDict):
                 container.value_pos.pop(key, None)
                 container.key_pos.pop(key, None)
+            elif isinstance(container, LList) and len(container.item_pos) > key:
+                del container.item_pos[key]
             return normalise(out)
         if isinstance(container, LDict):
             container.value_pos[key] = vpos
@@ -141,6 +238,8 @@ def apply_patch(data: LDict, patch: dict, normalise) -> LDict:
     if verb in ("replace", "remove"):
         path = patch[verb]
         out = normalise(out)
+        if verb == "remove" and str(path) == "honour" and isinstance(out.get("honour"), dict):
+            return _remove_honour(out, str(patch["id"]), id_pos, normalise)  # honour rules are a map, by id
         rule = _rule_at(out, path, pos)
         i = _find_clause(rule, patch["id"], path, id_pos)
         if verb == "remove":
@@ -148,18 +247,70 @@ def apply_patch(data: LDict, patch: dict, normalise) -> LDict:
             if isinstance(rule, LList):
                 del rule.item_pos[i]
             return normalise(out)
-        kinds = [k for k in ("require", "forbid") if k in patch]
+        kinds = [k for k in ("require", "forbid", "expr") if k in patch]
         if len(kinds) != 1:
-            raise KallistiError(Finding("patch-shape", "replace needs exactly one of `require` or `forbid`", pos))
-        clause = located({"id": patch["id"], kinds[0]: patch[kinds[0]]}, pos)
-        clause.value_pos[kinds[0]] = child_pos(patch, kinds[0]) or pos
+            raise KallistiError(Finding("patch-shape", "replace needs exactly one of `require`, `forbid` or `expr` (the "
+                                        "new expression, of the replaced clause's kind)", pos))
+        old = rule[i]
+        # `expr` keeps the kind of the clause replaced: a forbid clause stays a forbid clause
+        kind = kinds[0] if kinds[0] != "expr" else ("forbid" if "forbid" in old else "require")
+        clause = located({"id": patch["id"], kind: patch[kinds[0]]}, pos)
+        clause.value_pos[kind] = child_pos(patch, kinds[0]) or pos
         if "says" in patch:
             clause["says"] = patch["says"]
+        elif old.get("says") and "macro" not in old and kind in old:
+            # what the clause says stays, unless the change gives new words or turns a require into a forbid (or back),
+            # when the old words would say the opposite; a macro's words were the macro's, not the clause's
+            clause["says"] = old["says"]
+            if isinstance(old, LDict) and "says" in old.value_pos:
+                clause.value_pos["says"] = old.value_pos["says"]
         rule[i] = clause
         if isinstance(rule, LList):
             rule.item_pos[i] = pos
         return normalise(out)
     raise KallistiError(Finding("patch-verb", "`revoke` takes back a change in a game's change log; it cannot edit a file", pos))
+
+
+def _by_id_patch(out, container: list, key: str, verb: str, value, path: str, pos: Pos, normalise):
+    """`set`, `add` or `delete` of the item of a list named by its id (`compulsory.play-first`)."""
+    i = _id_index(container, key)
+    ids = _ids(container)
+    if verb == "add":
+        if i is not None:
+            raise KallistiError(Finding("key-exists", f"cannot add '{path}': there is an item '{key}' already", pos,
+                                        suggestion=f"use `set: {path}` to replace it"))
+        container.append(_named_item(value, key, pos))
+        if isinstance(container, LList):
+            container.item_pos.append(pos)
+        return normalise(out)
+    if i is None:
+        where = path.rsplit(".", 1)[0]
+        raise KallistiError(Finding("unknown-path", f"cannot {verb} '{path}': {where} has no item '{key}' (its items: "
+                                    f"{', '.join(ids) or 'none'})", pos,
+                                    suggestion=did_you_mean(key, ids) or (f"to add one, use `add: {path}`" if verb == "set" else None)))
+    if verb == "delete":
+        del container[i]
+        if isinstance(container, LList) and len(container.item_pos) > i:
+            del container.item_pos[i]
+        return normalise(out)
+    container[i] = _named_item(value, key, pos)
+    if isinstance(container, LList) and len(container.item_pos) > i:
+        container.item_pos[i] = pos
+    return normalise(out)
+
+
+def _remove_honour(out, hid: str, pos: Pos, normalise):
+    """`remove honour ID`: the honour rule of that id goes."""
+    honour = out["honour"]
+    if hid not in honour:
+        ids = [str(k) for k in honour]
+        raise KallistiError(Finding("unknown-clause", f"honour has no rule '{hid}' (its rules: {', '.join(ids) or 'none'})", pos,
+                                    suggestion=did_you_mean(hid, ids)))
+    del honour[hid]
+    if isinstance(honour, LDict):
+        honour.value_pos.pop(hid, None)
+        honour.key_pos.pop(hid, None)
+    return normalise(out)
 
 
 def _make_maps(data, parts: list, pos: Pos) -> None:

@@ -598,11 +598,19 @@ PATCH_SCHEMA = {
     "maxProperties": 5,  # the most keys of any verb's form (`replace`, `id`, `require`, `forbid`, `says`)
     "description": "one edit of a ruleset: exactly one verb key",
     "oneOf": [
-        {"required": ["set", "value"], "properties": {"set": _key("the key to set"), "value": _value("its new value")},
+        {"required": ["set", "value"], "properties": {"set": _key("the key to set (an item of `compulsory`, `auto` or "
+                                                                  "`lose` by its id: `compulsory.play-first`; a whole "
+                                                                  "pile group keeps its tag and role unless the value "
+                                                                  "gives them; `GROUP.columns` is its count, "
+                                                                  "`GROUP.rows` its deal's rows)"),
+                                                       "value": _value("its new value")},
          "additionalProperties": False},
-        {"required": ["add", "value"], "properties": {"add": _key("the new key to add"), "value": _value("its value")},
+        {"required": ["add", "value"], "properties": {"add": _key("the new key to add (a new item of `compulsory`, `auto` "
+                                                                  "or `lose` by its id: `lose.too-slow`)"),
+                                                       "value": _value("its value")},
          "additionalProperties": False},
-        {"required": ["delete"], "properties": {"delete": _key("the key to delete")}, "additionalProperties": False},
+        {"required": ["delete"], "properties": {"delete": _key("the key to delete (an item of `compulsory`, `auto` or `lose` "
+                                                                                 "by its id)")}, "additionalProperties": False},
         {"required": ["require", "id", "expr"], "properties": {"require": _key("the rule to add a require clause to"),
                                                                "id": _patch_id("the new clause's id"),
                                                                "expr": _expr("the expression the clause requires"),
@@ -613,9 +621,16 @@ PATCH_SCHEMA = {
                                                               "says": _patch_says()}, "additionalProperties": False},
         {"required": ["replace", "id"], "properties": {"replace": _key("the rule whose clause is replaced"),
                                                        "id": {"type": "string", "description": "the id of the clause replaced"},
-                                                       "require": _expr("the replacing clause's required expression"),
-                                                       "forbid": _expr("the replacing clause's forbidden expression"),
-                                                       "says": _patch_says()}, "additionalProperties": False},
+                                                       "require": _expr("the replacing clause's required expression "
+                                                                        "(the clause becomes a require clause)"),
+                                                       "forbid": _expr("the replacing clause's forbidden expression "
+                                                                       "(the clause becomes a forbid clause)"),
+                                                       "expr": _expr("the replacing clause's expression, of the kind of "
+                                                                     "the clause it replaces (a forbid clause stays one)"),
+                                                       "says": {"type": "string", "description": (
+                                                           "what the clause means, used in refusals; without it, the "
+                                                           "clause replaced keeps its words (unless its kind changes)")}},
+         "additionalProperties": False},
         {"required": ["remove", "id"], "properties": {"remove": _key("the rule a clause is removed from"),
                                                       "id": {"type": "string", "description": "the id of the clause removed"}},
          "additionalProperties": False},

@@ -64,3 +64,94 @@ def test_a_bot_never_imposes_a_change_that_helps_its_opponent(rules):
         match.pass_turn(1)
         play_turn(match)
         match.pass_turn(0)
+
+
+SHORT_MATCH = "extends: discordian\ngame: Short Discordian\nmatch:\n  seats: 2\n  loses_at: 230\n  max_turns: 12\n"
+
+
+def test_memory_counts_a_change_that_sets_a_setting_back_to_a_value_it_had(rules):
+    match = Match(rules, [Seat("ann"), Seat("bob")], 5)
+    play_turn(match)
+    match.impose(1, "set deck.shuffle optional")  # c1 on ann: always -> optional
+    play_turn(match)
+    match.pass_turn(0)
+    play_turn(match)
+    match.impose(1, "set deck.shuffle never")  # c2: optional -> never, a value it has not had
+    play_turn(match)
+    black = match.impose(0, BLACK)  # c3 on bob
+    play_turn(match)
+    match.impose(1, "set deck.shuffle optional")  # c4: back to optional
+    play_turn(match)
+    match.pass_turn(0)
+    play_turn(match)
+    match.revoke(1, black.id)  # bob takes back c3
+    play_turn(match)
+    match.impose(0, BLACK)  # c5: the clause comes back, which bob's rules have had
+    memory = playerx.Memory(match).catch_up(match)
+    assert memory.toggled == ["c4", "c5"]
+    assert playerx.canonical(black.patch) in memory.revoked_by[1]
+
+
+def test_the_bot_weighs_no_change_that_sets_a_setting_back_nor_one_it_took_back(rules):
+    match = Match(rules, [Seat("ann"), Seat("bot", "greedy")], 3)
+    play_turn(match)
+    match.impose(1, "set deck.shuffle optional")
+    play_turn(match)
+    black = match.impose(0, BLACK)
+    play_turn(match)
+    match.impose(1, "set deck.shuffle never")
+    play_turn(match)
+    match.pass_turn(0)
+    play_turn(match)
+    assert playerx.choose_action(match, 1) == ("revoke", black.id)  # ann was nasty, then made peace
+    match.revoke(1, black.id)
+    play_turn(match)
+    match.pass_turn(0)
+    play_turn(match)  # ann's turn; the bot is Player X again
+    texts = playerx.candidates(match, 1, playerx.memory_of(match))
+    assert texts and "set deck.shuffle optional" not in texts  # ann's shuffle has been optional
+    assert BLACK not in texts  # the bot took it back: it does not impose it on ann
+    action = playerx.choose_action(match, 1)
+    assert action[0] == "change" and action[1] in texts
+
+
+def test_a_bot_revokes_the_change_that_hurts_it_most(rules):
+    match = Match(rules, [Seat("ann"), Seat("bot", "greedy")], 4)
+    play_turn(match)
+    match.pass_turn(1)
+    play_turn(match)
+    match.impose(0, "set match.loses_at 220")
+    play_turn(match)
+    match.pass_turn(1)
+    play_turn(match)
+    worst = match.impose(0, 'forbid foundation.build no-hearts: card.suit == hearts "takes no heart"')
+    play_turn(match)
+    match.pass_turn(1)
+    play_turn(match)
+    match.pass_turn(0)  # ann makes peace
+    play_turn(match)
+    assert playerx.choose_action(match, 1) == ("revoke", worst.id)
+
+
+def test_bots_revoke_and_never_set_a_setting_back_over_whole_matches(tmp_path):
+    from kallisti.solver.simulate import simulate_matches
+
+    path = tmp_path / "short.yaml"
+    path.write_text(SHORT_MATCH, encoding="utf-8")
+    changes = simulate_matches(load_ruleset(str(path)), 2, 1, "greedy").as_dict()["changes"]
+    assert changes["imposed"] > 0 and changes["toggled_back"] == 0
+    assert changes["revoked"] >= 1
+    assert 0 < changes["distinct"] <= changes["imposed"]
+
+
+def test_generated_changes_follow_the_rules_in_force(rules):
+    generated = playerx.generated_changes(rules.data)
+    assert 'forbid foundation.build no-rank-7: card.rank == 7 "takes no 7"' in generated
+    assert 'forbid field.take no-pile-7: pile.index == 7 "lets nothing leave pile 7"' in generated
+    assert "set field.count 8" in generated and "set match.loses_at 220" in generated
+    assert not any(g.startswith("forbid stock.") for g in generated)  # the stock takes nothing: no ban is news there
+    eight = changed(rules, "set field.count 8")
+    pile_8 = 'forbid field.take no-pile-8: pile.index == 8 "lets nothing leave pile 8"'
+    assert pile_8 in playerx.generated_changes(eight.data)
+    no_sevens = changed(rules, 'forbid foundation.build sevens: card.rank == 7')
+    assert not any("card.rank == 7" in g for g in playerx.generated_changes(no_sevens.data))

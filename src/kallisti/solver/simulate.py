@@ -350,18 +350,23 @@ class MatchSimulation:
             imposed = sum(1 for m in self.matches for c in m.changes if c.target == s)
             seats.append({"name": seat.name, "strategy": seat.strategy, "wins": wins, "mean_score": round(mean, 2),
                           "changes_imposed_on": imposed})
+        from kallisti.solver.playerx import Memory
+
         by_text: dict[str, int] = {}
         for m in self.matches:
             for c in m.changes:
                 by_text[c.text] = by_text.get(c.text, 0) + 1
+        # A change that sets a setting back to a value it had earlier in its match (docs/solver.md, Player X).
+        toggled = sum(len(Memory(m).catch_up(m).toggled) for m in self.matches)
         return {
             "game": self.game, "strategy": self.strategy, "deals": n, "won": first_won, "lost": first_lost,
             "capped": capped, "moves": sum(len([e for e in m.events if e["type"] == "move"]) for m in self.matches),
             "seconds": round(self.seconds, 3), "win_rate": first_won / n if n else 0.0, "ci95": [low, high],
             "seats": seats,
             "turns": sum(m.turn for m in self.matches),
-            "changes": {"imposed": sum(len(m.changes) for m in self.matches),
+            "changes": {"imposed": sum(len(m.changes) for m in self.matches), "distinct": len(by_text),
                         "revoked": sum(1 for m in self.matches for c in m.changes if not c.active),
+                        "toggled_back": toggled,
                         "by_change": dict(sorted(by_text.items(), key=lambda kv: (-kv[1], kv[0])))},
             "results": [{"seed": m.seed, "loser": None if m.result.loser is None else m.seats[m.result.loser].name,
                          "totals": list(m.totals), "turns": m.turn, "changes": len(m.changes)} for m in self.matches],

@@ -17,7 +17,7 @@ from kallisti.grammar import cache
 from kallisti.model.loader import parse_file, shipped_games
 
 COMMANDS = ["list", "show", "play", "validate", "simulate", "convert", "fmt", "schema", "hand", "new", "check", "solve",
-            "report", "serve"]
+            "report", "serve", "stats"]
 # Never imported to answer --help, nor to list the games: the schema checker, the optional back ends, the layers
 # under the commands (each command imports what it needs when it runs).
 HEAVY = ("jsonschema", "ray", "starlette", "uvicorn", "lark", "kallisti.solver", "kallisti.web", "kallisti.grammar",

@@ -362,7 +362,7 @@ def test_a_valid_rule_change_previews_its_diff_then_applies(client, player_x):
     check = client.post(f"/api/sessions/{sid}/rule/check", json={"text": text}).json()
     assert check["ok"] and check["findings"] == []
     assert check["diff"] == ["+ piles.foundation.build black-on-black: forbid card.color == black and top.color == black"
-                             "  (black on black)"]
+                             '  (has the rule "black on black")']
     assert client.get(f"/api/sessions/{sid}").json() == before
     r = client.post(f"/api/sessions/{sid}/rule", json={"text": text})
     assert r.status_code == 200, r.text
@@ -376,11 +376,11 @@ def test_a_valid_rule_change_previews_its_diff_then_applies(client, player_x):
 def test_a_match_refuses_what_it_is_not_waiting_for(client, player_x):
     sid, before = player_x
     body = assert_error(client.post(f"/api/sessions/{sid}/move", json={"text": "c1 f"}), 409, "not-now")
-    assert body["refused"].startswith("not now: you is Player X")
+    assert body["refused"].startswith("not now: you are Player X")
     assert_error(client.post(f"/api/sessions/{sid}/rule", json={"text": "set field.count 5", "seat": 1}), 409, "not-now")
     assert client.get(f"/api/sessions/{sid}").json() == before
     passed = client.post(f"/api/sessions/{sid}/pass").json()
-    assert passed["said"][0] == "you passes"
+    assert passed["said"][0] == "you pass"
 
 
 # -- kallisti serve --------------------------------------------------------------------------------------------------

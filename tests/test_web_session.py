@@ -158,7 +158,7 @@ def test_rule_changes_in_a_patience_are_checked_and_undone_like_moves():
         s.rule("set tableau.count 12")
     assert refused.value.code == "change-refused" and refused.value.findings[0]["code"] == "change-layout"
     good = s.check_rule('forbid foundation.build "no kings": card.rank == K')
-    assert good["ok"] and good["diff"] == ["+ piles.foundation.build no-kings: forbid card.rank == K  (no kings)"]
+    assert good["ok"] and good["diff"] == ["+ piles.foundation.build no-kings: forbid card.rank == K  (has the rule \"no kings\")"]
     assert s.state() == before
     done = s.rule('forbid foundation.build "no kings": card.rank == K')
     assert done["diff"] == good["diff"]
@@ -272,7 +272,7 @@ def test_player_x_checks_a_change_with_line_and_column_and_nothing_changes():
     assert good == {"ok": True, "findings": [], "diff": ["~ piles.field.count: 7 -> 5"], "target": 1}
     assert s.state() == before
     done = s.rule("set field.count 5")
-    assert done["said"][0] == "you imposes c2 on bot, from hir next turn: set field.count 5"
+    assert done["said"][0] == "you impose c2 on bot, from hir next turn: set field.count 5"
     assert done["change"]["id"] == "c2" and done["diff"] == good["diff"]
     bot = s.state()["match"]["seats"][1]
     assert bot["diff"] == ["~ piles.field.count: 7 -> 5"] and bot["changes"][0]["text"] == "set field.count 5"
@@ -288,7 +288,7 @@ def test_player_x_may_revoke_or_pass():
     with pytest.raises(Refused, match="no change 'c9'"):
         s.revoke("c9")
     said = s.revoke("c1")["said"]
-    assert said[0].startswith("you revokes c1")
+    assert said[0].startswith("you revoke c1")
     assert s.state()["match"]["seats"][0]["changes"][0]["active"] is False
 
 

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import typer
 
+from kallisti.cli.helpstyle import HelpGroup
+
 app = typer.Typer(
     name="kallisti",
     help="kallisti: card games written as rules. Play, show, validate, simulate, convert and format rulesets; score hands.",
+    epilog="`kallisti COMMAND --help` shows a command's options and examples.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=HelpGroup,  # each command's help names values (N, FILE) rather than typing them, and ends with examples
+    rich_markup_mode="markdown",  # help paragraphs are reflowed to the terminal's width, lists and `commands` kept
 )
 
 
@@ -52,6 +57,8 @@ def _register() -> None:
     app.command("report")(winnability_cli.report)
     from kallisti.cli import serve as serve_cli
     app.command("serve")(serve_cli.serve)
+    from kallisti.cli import stats as stats_cli
+    app.command("stats")(stats_cli.stats)
 
 
 _register()

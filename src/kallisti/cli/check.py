@@ -153,9 +153,9 @@ def check(
     files: list[str] = typer.Argument(
         ..., metavar="FILE|GAME",
         help="Ruleset files, folders (every *.yaml, *.yml and *.rules file below) or shipped game names."),
-    deals: int = typer.Option(20, "--deals", "-n", min=1, help="How many deals of each ruleset to play."),
-    seed: int = typer.Option(1, "--seed", "-s", min=0, help="Seed of the first deal; the others follow it."),
-    cap: int = typer.Option(DEFAULT_CAP, "--cap", min=1, help="Most moves per game; a game that reaches it is `capped`."),
+    deals: int = typer.Option(20, "--deals", "-n", metavar="N", min=1, help="How many deals of each ruleset to play."),
+    seed: int = typer.Option(1, "--seed", "-s", metavar="N", min=0, help="Seed of the first deal; the others follow it."),
+    cap: int = typer.Option(DEFAULT_CAP, "--cap", metavar="MOVES", min=1, help="Most moves per game; a game that reaches it is `capped`."),
     format: Format = typer.Option(
         Format.text, "--format",
         help="Output format: text, json, or github (GitHub Actions annotations). Each ends with a summary."),

@@ -21,7 +21,7 @@ def hand(
                                       help='A hand as card names, rank then suit: "2C 2D 3S 4H 4C 6H 7C KS KD AS". '
                                            "Give several hands for a showdown, the most senior first."),
     format: Format = typer.Option(Format.text, "--format", help="text for a person, json for a program."),
-    budget: int = typer.Option(None, "--budget", min=1, help="Most search steps per hand (default: the ruleset's hands.budget)."),
+    budget: int = typer.Option(None, "--budget", metavar="STEPS", min=1, help="Most search steps per hand (default: the ruleset's hands.budget)."),
     modifier: list[str] = typer.Option([], "--modifier", "-m", metavar="ID",
                                        help="Judge the hands with this modifier in play for every hand (repeatable); "
                                             "the modifiers in play in every round come in as at the table."),

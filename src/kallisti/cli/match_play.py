@@ -5,31 +5,33 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from kallisti.cli.render import table_lines
+from kallisti.cli.render import entry_lines, legend_lines, table_lines, wrapped
 from kallisti.errors import KallistiError
 from kallisti.interpreter.match import MatchError
 from kallisti.interpreter.notation import MoveRefused, describe, narrate, parse_move
 from kallisti.model.diff import ruleset_diff
+from kallisti.persons import does, hir, whose
 from kallisti.unsafe import visible
 
 OVER, BAD_INPUT, QUIT = 0, 1, 4
 
-HELP = """\
-commands (whoever the match is waiting for types them):
-  ok                 acknowledge the honour rule shown (do what it says first)
-  shuffle / keep     shuffle the pack before dealing, or deal it as it was gathered (when the rules let you choose)
-  SRC DST [N]        move cards, e.g. `c3 f`;  d  deal a new foundation;  u / r  undo / redo within your turn
-  hint, moves, table a suggested move, every legal move, the table again
-  rule CHANGE        as Player X: change one rule for the player who has just played, e.g.
-                       rule forbid foundation.build "black on black": card.color == black and top.color == black
-                       rule set field.count 5
-                       rule honour dance before deal: "Do the Achy Breaky Dance before every deal."
-  revoke ID          as Player X: instead, take back a change that player imposed on you
-  pass               as Player X: change nothing
-  rules              the changes imposed on each player;  diff [NAME]  a player's rules against the base
-  scores             every player's total
-  save FILE / load FILE, help, q
-lines that are blank or start with # are ignored"""
+# The commands, as `help` lists them (whoever the match waits for types them), wrapped to the terminal's width.
+HELP = (
+    ("ok", "acknowledge the honour rule shown (do what it says first)"),
+    ("shuffle / keep", "shuffle the pack before dealing, or deal it as it was gathered (where the rules let you "
+                       "choose)"),
+    ("SRC DST [N]", "move cards, e.g. `c3 f`;  d: deal a new foundation;  u / r: undo / redo within your turn"),
+    ("hint / moves", "a move to make / every legal move"),
+    ("table / legend", "the table again / what its tags and marks mean"),
+    ("rule CHANGE", "as Player X: change one rule for the player who has just played, e.g. "
+                    "`rule set field.count 5` or `rule honour dance before deal: \"Dance first.\"`"),
+    ("revoke ID / pass", "as Player X: take back a change that player imposed on you / change nothing"),
+    ("rules / diff [NAME]", "the changes imposed on each player / a player's rules against the base"),
+    ("scores", "every player's total"),
+    ("save / load FILE", "save the match / go on from a save"),
+    ("help / q", "this list / quit"),
+)
+HELP_AFTER = "Blank lines and lines starting with # are ignored."
 
 Out = Callable[[str], None]
 
@@ -81,7 +83,11 @@ class _MatchSession:
 
     # -- what happens between commands -----------------------------------------------------------
     def go_on(self) -> None:
-        """Let the bots act, report finished turns, and show what the match waits for."""
+        """Report the turns finished, let the bots act, and show what the match waits for.
+
+        A turn is reported as soon as it is over, before anything done after it (Player X's change, the next turn's
+        moves): every report comes in the order of play."""
+        self._report_turns()
         self.bots.act(self._bot_action)
         self._report_turns()
         w = self.match.waiting()
@@ -90,7 +96,7 @@ class _MatchSession:
                 self._flush_bot_moves()
                 r = self.match.result
                 totals = ", ".join(f"{s.name} {t}" for s, t in zip(self.match.seats, self.match.totals))
-                who = "a draw" if r.loser is None else f"{self.match.seats[r.loser].name} loses"
+                who = "a draw" if r.loser is None else does(self.match.seats[r.loser].name, "loses")
                 self.out(f"*** MATCH OVER: {who}: {r.reason} ({totals}) ***")
                 self.ended = True
             return
@@ -113,7 +119,7 @@ class _MatchSession:
             target = self.match.seats[self.match.current].name
             may = [c.id for c in self.match.revokable(w.seat)]
             revoke = f", `revoke ID` ({', '.join(may)})" if may and self.match.x_rules(w.seat).revoke else ""
-            self.out(f"{name} is Player X: `rule CHANGE` to change a rule for {target}{revoke}, or `pass`")
+            self.out(does(name, f"is Player X: `rule CHANGE` to change a rule for {target}{revoke}, or `pass`"))
 
     def _turn_banner(self) -> None:
         """Who plays, every player's total, and the rules imposed on each player."""
@@ -133,6 +139,8 @@ class _MatchSession:
             f"  {c.id} (by {self.match.seats[c.author].name}, after turn {c.turn}): {c.text}" for c in active]
 
     def _bot_action(self, seat: int, what: str, detail: str) -> None:
+        """What a bot did, just after it did it. Every turn finished before it has been reported (go_on reports them
+        before the bots act), so a turn finished now was finished by this action: a move is that turn's last."""
         name = self.match.seats[seat].name
         if what == "move":
             self.bot_moves.append(detail)
@@ -145,6 +153,7 @@ class _MatchSession:
             self.out(f"{name} {detail}")
         else:
             self.out(f"{name} (Player X) {detail}")
+        self._report_turns()
 
     def _flush_bot_moves(self) -> None:
         if self.bot_moves:
@@ -159,7 +168,11 @@ class _MatchSession:
             if m.seats[rec.seat].is_bot:
                 self.out(f"-- turn {rec.turn}: {m.seats[rec.seat].name} (total {rec.total - rec.score})")
             self._flush_bot_moves()
-            self.out(f"   turn over ({rec.reason}): {m.seats[rec.seat].name} scores {rec.score}, total {rec.total}")
+            if rec.final is not None:  # the field the score is counted on
+                self.out(f"   turn {rec.turn} ends with this field:")
+                for line in table_lines(rec.final, self.color):
+                    self.out("   " + line)
+            self.out(f"   turn over ({rec.reason}): " + does(m.seats[rec.seat].name, f"scores {rec.score}, total {rec.total}"))
             totals = [m.base.match.start_score] * len(m.seats)
             for earlier in m.records[:self.reported_turns]:
                 totals[earlier.seat] = earlier.total
@@ -185,7 +198,11 @@ class _MatchSession:
             return QUIT
         try:
             if len(words) == 1 and verb in ("help", "?"):
-                self.out(HELP)
+                for text in ["commands (whoever the match waits for types them):", *entry_lines(HELP), *wrapped(HELP_AFTER)]:
+                    self.out(text)
+            elif len(words) == 1 and verb == "legend" and m.game is not None:
+                for text in legend_lines(m.game):
+                    self.out(text)
             elif len(words) == 1 and verb == "scores":
                 self.out("scores: " + self.scores_text())
             elif len(words) == 1 and verb == "rules":
@@ -201,17 +218,17 @@ class _MatchSession:
                 return self._file_command(verb, rest)
             elif len(words) == 1 and verb in ("ok", "ack", "done"):
                 rule = m.acknowledge(w.seat)
-                self.out(f"{m.seats[w.seat].name} acknowledges: {rule.says}")
+                self.out(does(m.seats[w.seat].name, f"acknowledges: {rule.says}"))
             elif len(words) == 1 and verb in ("shuffle", "keep"):
                 m.choose_shuffle(w.seat, verb == "shuffle")
             elif verb == "rule":
                 self._rule(w, rest)
             elif verb == "revoke":
                 c = m.revoke(w.seat, rest)
-                self.out(f"{m.seats[w.seat].name} revokes {c.id}: {c.text}")
+                self.out(does(m.seats[w.seat].name, f"revokes {c.id}: {c.text}"))
             elif len(words) == 1 and verb == "pass":
                 m.pass_turn(w.seat)
-                self.out(f"{m.seats[w.seat].name} passes")
+                self.out(does(m.seats[w.seat].name, "passes"))
             elif w.what != "move":
                 self.out(f"not now: {m._waiting_text(w)}")
             else:
@@ -264,7 +281,9 @@ class _MatchSession:
             for finding in exc.findings:
                 self.out(f"  {finding}")
             return
-        self.out(f"{m.seats[w.seat].name} imposes {change.id} on {m.seats[target].name}, from hir next turn: {change.text}")
+        target_name = m.seats[target].name
+        self.out(does(m.seats[w.seat].name, f"imposes {change.id} on {target_name}, from {hir(target_name)} next turn: "
+                                            f"{change.text}"))
         for line in ruleset_diff(before.data, m.rules_for(target).data):
             self.out("   " + line)
 
@@ -280,7 +299,7 @@ class _MatchSession:
             w = m.waiting()
             seat = m.current if w.what != "player-x" else m.current
         lines = ruleset_diff(m.base.data, m.rules_for(seat).data)
-        self.out(f"{m.seats[seat].name}'s rules against the base: " + ("the same" if not lines else ""))
+        self.out(f"{whose(m.seats[seat].name)} rules against the base: " + ("the same" if not lines else ""))
         for line in lines:
             self.out("   " + line)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from kallisti.cli.render import COMPACT_ROLES, table_lines, use_color
+from kallisti.cli.render import COMPACT_ROLES, entry_lines, legend_lines, table_lines, use_color, wrapped
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.honour import AT_NEXT_DEAL, HonourRules
 from kallisti.unsafe import visible
@@ -21,27 +21,25 @@ MAX_SEED = 10**9  # a fresh game picks its deal number from 1 to this; `new N` t
 MAX_COMMAND_CHARS = 10_000  # a piped line longer than this is refused (and read no further than needed)
 NEW_LOG = "`new` deals again under the rules as they stand, with a log of its own"
 
-HELP = """\
-commands:
-  SRC DST [N]   move the top card (or N cards) from pile SRC to pile DST, e.g. `t3 f1`, `w t5`, `t2 t7 3`;
-                a group tag alone (`f`) means the lowest-numbered pile of that group that takes the card
-  d             deal from the stock
-  u / r         undo / redo a step
-  a             make the ruleset's automatic moves
-  hint          suggest a move (the exact command to type)
-  moves         list every legal move, each once
-  table         show the table again
-  ok            acknowledge the honour rule shown (do what it says first)
-  rule CHANGE   change a rule from the next move, e.g. `rule forbid foundation.build "no kings": card.rank == K`
-                (undo takes it back); a change to the deck or the piles, e.g. `rule set tableau.count 12`,
-                waits for the next deal
-  new [N]       deal again (deal N), under any rule change waiting for the next deal
-  restart       play the same deal again from its start
-  save FILE     save the game;  load FILE  replace it with a saved one
-  help          this text
-  q             quit
-a won or lost game is announced, and play goes on: undo, restart, new or quit
-lines that are blank or start with # are ignored"""
+# The commands, as `help` lists them: wrapped to the terminal's width, they fit a screen of 80 by 24 with the prompt.
+HELP = (
+    ("SRC DST [N]", "move the top card (N cards) of SRC to DST: `t3 f1`, `t2 t7 3`; a group's letter alone, as in "
+                    "`t3 f`, is its first pile that takes the card"),
+    ("d", "deal from the stock"),
+    ("u / r", "undo / redo a step"),
+    ("a", "make the automatic moves now: the ruleset's, safe moves home, a game won by force"),
+    ("auto on|off", "after each move, send home the cards nothing else needs (on at a terminal unless --no-auto)"),
+    ("hint / moves", "a move to make (the command to type) / each legal move once"),
+    ("table / legend", "show the table again / what its tags and marks mean"),
+    ("rules", "the rules in play (as `kallisti show` prints them)"),
+    ("ok", "acknowledge the honour rule shown (do what it says first)"),
+    ("rule CHANGE", "change a rule, e.g. `rule set tableau.count 12` (undo takes it back)"),
+    ("new [N]", "deal again (deal N);  restart: the same deal from its start"),
+    ("save FILE", "save the game;  load FILE: go on from a save"),
+    ("help / q", "this list / quit"),
+)
+HELP_AFTER = ("A game won or lost is announced and play goes on (undo, restart, new, q). Blank lines and lines "
+              "starting with # are ignored.")
 
 Out = Callable[[str], None]
 
@@ -49,12 +47,12 @@ Out = Callable[[str], None]
 def play(
     game: str | None = typer.Argument(None, metavar="GAME|FILE", help="A shipped game's name (see `kallisti list`), a ruleset "
                                       "file, or a save written by `save FILE` in play (resumed where it was saved)."),
-    seed: int | None = typer.Option(None, "--seed", min=0, help="The deal number: the same number gives the same deal everywhere. Default: a fresh one."),
-    deal: str | None = typer.Option(None, "--deal", help="A text file listing the whole pack in dealing order (card names like 10H or 10♥, # comments), "
+    seed: int | None = typer.Option(None, "--seed", "-s", metavar="N", min=0, help="The deal number: the same number gives the same deal everywhere. Default: a fresh one."),
+    deal: str | None = typer.Option(None, "--deal", metavar="DEAL", help="A text file listing the whole pack in dealing order (card names like 10H or 10♥, # comments), "
                                     "or a world deal number: `ms:N`, Microsoft FreeCell's deal N, for a one-pack game dealt in rows across 8 piles; "
                                     "`pysol:N`, PySolFC's game N, for a game PySolFC lays out the same way (Forty Thieves, FreeCell…)."),
     no_color: bool = typer.Option(False, "--no-color", help="Plain text even on a terminal."),
-    players: str | None = typer.Option(None, "--players", help="The seats of a game for several players, in turn order: "
+    players: str | None = typer.Option(None, "--players", metavar="SEATS", help="The seats of a game for several players, in turn order: "
                                        "names of people or `bot` (`bot:STRATEGY`), e.g. `ann,bob` or `ann,bot:random`. "
                                        "Default for a match: `you,bot`."),
     watch: bool = typer.Option(False, "--watch", help="Reload the ruleset file whenever it is saved: valid edits take "
@@ -62,6 +60,12 @@ def play(
                                "reported and play goes on under the old rules."),
     load: Path | None = typer.Option(None, "--load", metavar="FILE", help="Resume a save written by `save FILE` in play "
                                      "(as `kallisti play FILE` does)."),
+    auto: bool | None = typer.Option(None, "--auto/--no-auto", help="Autoplay: after each move, send home the cards "
+                                     "the solver proves nothing else could need, and finish a game won by force "
+                                     "(`auto on|off` in play). Default: on at a terminal, off for piped commands, "
+                                     "which then replay move for move."),
+    no_stats: bool = typer.Option(False, "--no-stats", help="Record nothing in the statistics `kallisti stats` shows "
+                                  "(as KALLISTI_NO_STATS=1 does)."),
 ) -> None:
     """Play a game in text mode: one command a line, from the keyboard or a piped script.
 
@@ -71,11 +75,12 @@ def play(
     is resumed with `kallisti play FILE` (or `--load FILE`).
 
     Exit codes:
-    0  won: `*** WON: <game> in <N> moves ***`
-    1  a bad ruleset or deal file (each problem printed as file:line:column), or a rule failing at run time
-    2  usage error
-    3  lost: `*** LOST: <reason> ***`
-    4  quit, or the input ended while the game was still on: `*** QUIT ***`
+
+    * 0 won: `*** WON: <game> in <N> moves ***`
+    * 1 a bad ruleset or deal file (each problem printed as file:line:column), or a rule failing at run time
+    * 2 usage error
+    * 3 lost: `*** LOST: <reason> ***`
+    * 4 quit, or the input ended while the game was still on: `*** QUIT ***`
     """
     from kallisti.interpreter.game import Game
     from kallisti.model.ruleset import load_ruleset
@@ -92,7 +97,7 @@ def play(
         if given:
             raise typer.BadParameter(f"a save holds its deal, rules and players: {', '.join(given)} cannot go with it",
                                      param_hint=given[0])
-        raise typer.Exit(_resume(load, no_color))
+        raise typer.Exit(_resume(load, no_color, not no_stats, auto))
     if game is None:
         raise typer.BadParameter("give a game, a ruleset file or a save", param_hint="GAME|FILE")
     try:
@@ -130,7 +135,8 @@ def play(
                                      "convert` first)", param_hint="--watch")
     raise typer.Exit(_session(lambda: run_session(
         g, _stdin_lines(interactive), typer.echo, color=use_color(sys.stdout, no_color), deal_source=source,
-        err=lambda text: typer.echo(text, err=True), tip=interactive, watcher=watcher)))
+        err=lambda text: typer.echo(text, err=True), tip=interactive, watcher=watcher, stats=not no_stats,
+        auto=interactive if auto is None else auto)))
 
 
 def is_save_file(path: Path) -> bool:
@@ -149,7 +155,7 @@ def is_save_file(path: Path) -> bool:
         return False
 
 
-def _resume(path: Path, no_color: bool) -> int:
+def _resume(path: Path, no_color: bool, stats: bool = True, auto: bool | None = None) -> int:
     """`kallisti play FILE.sav` / `--load FILE`: play on from a save, a game's or a match's, exactly where it was."""
     from kallisti.interpreter.save import MATCH_FORMAT, load_game, load_saved
 
@@ -174,7 +180,8 @@ def _resume(path: Path, no_color: bool) -> int:
         return _session(lambda: run_match_session(match, _stdin_lines(interactive), typer.echo, err=_stderr,
                                                   color=color, tip=interactive))
     return _session(lambda: run_session(g, _stdin_lines(interactive), typer.echo, color=color, err=_stderr,
-                                        tip=interactive, waiting=waiting, resumed=str(path)))
+                                        tip=interactive, waiting=waiting, resumed=str(path), stats=stats,
+                                        auto=interactive if auto is None else auto))
 
 
 def _stderr(text: str) -> None:
@@ -432,16 +439,23 @@ def title(game, deal_source: str | None = None) -> str:
 
 def run_session(game, lines: Iterable[str], out: Out, *, color: bool = False, deal_source: str | None = None,
                 err: Out | None = None, tip: bool = False, watcher=None, waiting: Iterable[dict] = (),
-                resumed: str | None = None) -> int:
+                resumed: str | None = None, stats: bool = False, auto: bool = False) -> int:
     """Play `game` with one command per line of `lines`, writing to `out`; returns the exit code.
 
     A won or lost game is announced once, and play goes on: undo, `restart`, `new` or `q`. The exit code is that
     of the game when the lines run out or at `q`: 0 won, 3 lost, 4 still playing. A save that cannot be loaded, or
-    a file that `save` must not replace, is refused and the game goes on.
+    a file that `save` must not replace, is refused and the game goes on. With `stats`, each game played is
+    recorded for `kallisti stats` (kallisti.stats.Recorder: a win when reached, a game left unwon when left).
+    With `auto`, autoplay is on from the start (`auto on|off` in play; kallisti.solver.autoplay).
     """
+    from kallisti.stats import recorder
+
     err = err or out
-    session = _Session(game, out, err, color, deal_source)
+    session = _Session(game, out, err, color, deal_source, auto)
     session.watcher = watcher
+    session.stats = recorder(err, stats)
+    if session.stats is not None:  # a save of a game already won was recorded when it was won
+        session.stats.follow(game, deal_source, recorded=resumed is not None and game.status().outcome == "won")
     session.waiting = [(event, len(game.history)) for event in waiting]  # a save's changes waiting for the next deal
     out(title(game, deal_source))
     if resumed is not None:
@@ -451,19 +465,25 @@ def run_session(game, lines: Iterable[str], out: Out, *, color: bool = False, de
     session.show_table()
     if session.check_end() is None:
         session.show_honour()
-    for raw in lines:
-        if too_long(raw):
-            out(f"a command is at most {MAX_COMMAND_CHARS:,} characters; that line was not read")
-            continue
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        session.check_watch()
-        result = session.command(line)
-        if result is not None:
-            return result
-        session.check_end()
-    return session.leave()
+    try:
+        for raw in lines:
+            if too_long(raw):
+                out(f"a command is at most {MAX_COMMAND_CHARS:,} characters; that line was not read")
+                continue
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            session.check_watch()
+            result = session.command(line)
+            if session.stats is not None:  # `new`, `restart` or `load` left the game that was in play
+                session.stats.follow(session.game, session.deal_source)
+            if result is not None:
+                return result
+            session.check_end()
+        return session.leave()
+    finally:  # the game in play is left: at `q`, at the end of the input, at ^C
+        if session.stats is not None:
+            session.stats.leave()
 
 
 def file_refused(exc: KallistiError, err: Out, out: Out, goes_on: str) -> None:
@@ -500,8 +520,14 @@ def end_summary(game) -> str:
 class _Session:
     """The state of one text session: the game being played and how to print it."""
 
-    def __init__(self, game, out: Out, err: Out, color: bool, deal_source: str | None = None):
+    def __init__(self, game, out: Out, err: Out, color: bool, deal_source: str | None = None, auto: bool = False):
+        from kallisti.solver.autoplay import Autoplay
+
         self.game, self.out, self.err, self.color = game, out, err, color
+        # Autoplay (`auto on|off`): after each move, the safe moves home and the end of a game won by force; the
+        # same moves are made on request by `a` whether it is on or off.
+        self.auto = auto
+        self.autoplay = Autoplay()
         self.deal_source = deal_source  # where the deal in play came from (`--deal`), for `restart`'s title
         self.watcher = None
         # The game's status as last judged, and what it was judged on (the game and its log's length): an end is
@@ -685,8 +711,15 @@ class _Session:
         if not game.undo():
             self.out("nothing to undo")
             return
-        steps = [rec for rec in game.redo_stack[-1] if isinstance(rec, RuleStep)]
-        self.out("undone: the rule change" if steps else "undone")
+        undone = game.redo_stack[-1]
+        steps = [rec for rec in undone if isinstance(rec, RuleStep)]
+        if steps:
+            self.out("undone: the rule change")
+        elif len(undone) > 1:  # a move and the automatic moves it set off, autoplay's among them: one step
+            self.out(f"undone: {len(undone)} moves in one step (automatic moves go back with the move or `a` that "
+                     "made them)")
+        else:
+            self.out("undone")
         for step in steps:
             self._show_diff(step.after, step.before)
         self.show_table()
@@ -782,6 +815,8 @@ class _Session:
             if h.at == "turn-end":
                 self.out(f"honour rule (turn end): {h.says}")
         self.out(f"game over, {end_summary(game)}; play on: u (undo), restart, new [N], q (quit)")
+        if status.outcome == "won" and self.stats is not None:  # a loss is recorded when the game is left
+            self.stats.won(game, self.deal_source)
         if status.outcome == "won":
             self.out(f"*** WON: {game.rules.name} in {_moves(game.moves_made)} ***")
         else:
@@ -805,7 +840,15 @@ class _Session:
         if len(words) == 1 and verb in ("q", "quit", "exit"):
             return self.leave()
         if len(words) == 1 and verb in ("help", "?"):
-            self.out(HELP)
+            for text in ["commands:", *entry_lines(HELP), *wrapped(HELP_AFTER)]:
+                self.out(text)
+        elif len(words) == 1 and verb == "rules":
+            from kallisti.cli.show import rules_text
+
+            self.out(rules_text(game.rules))
+        elif len(words) == 1 and verb == "legend":
+            for text in legend_lines(game):
+                self.out(text)
         elif len(words) == 1 and verb in ("table", "l"):
             self.show_table()
         elif len(words) == 1 and verb in ("u", "undo"):
@@ -814,17 +857,8 @@ class _Session:
             self.redo()
         elif len(words) == 1 and verb in ("ok", "ack", "done"):
             self.acknowledge()
-        elif len(words) == 1 and verb in ("a", "auto"):
-            if self.honour_first():
-                return None
-            made = game.play_auto()
-            if made:
-                self.out("auto: " + ", ".join(describe(game, m) for m in made))
-                self.out(status_line(game))
-                self.show_table()
-                self.moved()
-            else:
-                self.out("no automatic move to make")
+        elif len(words) <= 2 and verb in ("a", "auto"):
+            self.automatic(words[1].lower() if len(words) == 2 else "")
         elif len(words) == 1 and verb == "hint":
             from kallisti.solver.strategies import hint_with_source
 
@@ -854,15 +888,67 @@ class _Session:
         try:
             m = parse_move(game, line.lower())  # tags are lower case
         except MoveRefused as exc:
-            self.out(f"refused: {exc}")
+            self.out(f"refused: {exc}{self._compulsory_note()}")
             return
         if self.honour_first():
             return
         said = narrate(game, m)
         made = game.play(m)
+        if self.auto:
+            made += self.autoplay.follow(game)  # part of the move's step: one undo takes them back with it
         self.out(said)
         if len(made) > 1:
             self.out("auto: " + ", ".join(describe(game, am) for am in made[1:]))
+        self.out(status_line(game))
+        self.show_table()
+        self.moved()
+
+    def _compulsory_note(self) -> str:
+        """For a refusal: the compulsory move that must be played, when it is the only legal move (else '')."""
+        from kallisti.interpreter.notation import describe
+        from kallisti.solver.autoplay import sole_compulsory
+
+        m = sole_compulsory(self.game)
+        return "" if m is None else f"; the only legal move is the compulsory `{describe(self.game, m)}` (`a` plays it)"
+
+    def automatic(self, arg: str) -> None:
+        """`a` (`auto`): make the automatic moves now, as one step: the ruleset's own, then the safe moves home and
+        the end of a game won by force; else the compulsory move, when it is the only legal move. `auto on|off`:
+        autoplay after each move."""
+        from kallisti.interpreter.notation import describe, narrate
+        from kallisti.solver.autoplay import sole_compulsory
+
+        if arg in ("on", "off"):
+            self.auto = arg == "on"
+            self.out("autoplay on: after each move, cards nothing else could need go home, and a game won by force is "
+                     "finished (undo takes them back with the move)" if self.auto else
+                     "autoplay off: `a` makes the automatic moves on request")
+            return
+        if arg:
+            self.out("auto takes on or off (`auto on`, `auto off`); `a` alone makes the automatic moves now")
+            return
+        if self.honour_first():
+            return
+        game = self.game
+        made = game.play_auto()
+        made += self.autoplay.follow(game, new_step=not made)
+        if not made:
+            m = sole_compulsory(game)
+            if m is None:
+                moves = game.legal_moves()
+                forced = bool(game.rules.compulsory and moves) and all(
+                    game._matches_any(game.rules.compulsory, mv) for mv in moves)
+                self.out("no automatic move to make" + ("; choose among the compulsory moves (`moves` lists them)"
+                                                         if forced else ""))
+                return
+            self.out(narrate(game, m))
+            made = game.play(m)
+            if self.auto:
+                made += self.autoplay.follow(game)
+            if len(made) > 1:
+                self.out("auto: " + ", ".join(describe(game, am) for am in made[1:]))
+        else:
+            self.out("auto: " + ", ".join(describe(game, m) for m in made))
         self.out(status_line(game))
         self.show_table()
         self.moved()

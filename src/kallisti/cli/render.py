@@ -108,3 +108,101 @@ def _stock_text(game, p: int, color: bool) -> str:
     if n and n > game.state.down[p]:
         text += f" {top_text(game, p, color)}"
     return text
+
+
+# -- text that fits the terminal --------------------------------------------------------------
+SCREEN = (80, 24)  # the screen assumed where the terminal's size is unknown (a pipe, a test)
+MIN_WIDTH = 40  # narrower than this, wrapping helps no more: lines are cut at this width instead
+
+
+def terminal_width() -> int:
+    """The terminal's width in columns (80 when it is not a terminal), never under MIN_WIDTH."""
+    import shutil
+
+    return max(shutil.get_terminal_size(SCREEN).columns, MIN_WIDTH)
+
+
+def entry_lines(entries, width: int | None = None, indent: int = 2) -> list[str]:
+    """(term, what it means) pairs as a two-column list wrapped to `width`: each meaning starts beside its term (the
+    terms' column as wide as the widest term) and its further lines start under it. A term too wide for its column
+    takes a line of its own."""
+    import textwrap
+
+    width = width or terminal_width()
+    column = min(max((len(term) for term, _ in entries), default=0), width // 3)
+    lines = []
+    for term, what in entries:
+        lead = " " * indent + term.ljust(column) + "  "
+        hanging = " " * (indent + column + 2)
+        if len(term) > column:
+            lines.append(" " * indent + term)
+            lead = hanging
+        lines.extend(_unbroken(textwrap.wrap(_keep_together(what), width - 1, initial_indent=lead,
+                                             subsequent_indent=hanging, break_on_hyphens=False,
+                                             break_long_words=False)) or [lead.rstrip()])
+    return lines
+
+
+KEEP = "\u00a0"  # joins the words of a `command` while wrapping: textwrap breaks lines at ASCII spaces only
+
+
+def _keep_together(text: str) -> str:
+    """The text with each `quoted command` made one word, so that wrapping never splits a command to type."""
+    import re
+
+    return re.sub(r"`[^`]*`", lambda m: m.group().replace(" ", KEEP), text)
+
+
+def _unbroken(lines: list[str]) -> list[str]:
+    return [line.replace(KEEP, " ") for line in lines]
+
+
+def wrapped(text: str, width: int | None = None, indent: str = "") -> list[str]:
+    """A paragraph wrapped to `width`, its later lines indented by `indent`."""
+    import textwrap
+
+    return _unbroken(textwrap.wrap(_keep_together(text), (width or terminal_width()) - 1, subsequent_indent=indent,
+                                   break_on_hyphens=False, break_long_words=False))
+
+
+# -- legends: what the tags and marks on the table mean ------------------------------------------
+def suit_legend(deck) -> str:
+    """`suits: ♣ clubs (C), ..., Sw swords (pairs with ♣)`: each suit's mark and name, the letter that types a mark
+    a keyboard lacks, and for a suit that counts as another's (a suit pair) which one."""
+    symbol = {s.name: s.symbol for s in deck.suits}
+    parts = []
+    for s in deck.suits:
+        typed = f" ({s.letter})" if s.letter != s.symbol else ""
+        paired = f" (pairs with {symbol.get(s.family, s.family)})" if s.family != s.name else ""
+        parts.append(f"{s.symbol} {s.name}{typed}{paired}")
+    typing = " (type the letter in brackets for a mark)" if any(s.letter != s.symbol for s in deck.suits) else ""
+    return f"suits{typing}: " + ", ".join(parts)
+
+
+def _tags(rules, g) -> str:
+    first, last = rules.tag_of[g.piles[0]], rules.tag_of[g.piles[-1]]
+    return first if first == last else f"{first}..{last}"
+
+
+def legend_lines(game, width: int | None = None) -> list[str]:
+    """What the table `table_lines` draws means, for this game: each group's tags, the marks it can show, the suits."""
+    rules = game.rules
+    tags = [(_tags(rules, g), f"{g.name} ({g.role})" if g.role not in g.name else g.name) for g in rules.groups.values()]
+    marks = [(FACE_DOWN, "a face-down card"), (NO_CARD, "an empty pile")]
+    example = game.deck.name(0)
+    if any(g.reveal is not None for g in rules.groups.values()):
+        marks.append((f"({example})", "a face-down card the rules let you look at: it moves only once turned face up"))
+    if any(_compact(g) and g.role not in COMPACT_ROLES for g in rules.groups.values()):
+        marks.append(("[24]", "a stock or waste: how many cards it holds (its top card beside it when face up)"))
+    home = [g for g in rules.groups.values() if g.role in COMPACT_ROLES]
+    if home:
+        marks.append((f"{rules.tag_of[home[0].piles[0]]} {example}", "a foundation: its top card only"))
+    lines = wrapped("piles (a tag names a pile; a group's letter alone names the first of its piles that takes the "
+                    "card):", width)
+    lines += entry_lines(tags, width)
+    lines.append("marks:")
+    lines += entry_lines(marks, width)
+    lines += wrapped("other piles list their cards from the bottom (left) to the top (right), the top card the one "
+                     "that moves", width)
+    lines += wrapped(suit_legend(game.deck) + "; ranks " + " ".join(game.deck.ranks), width, "  ")
+    return lines

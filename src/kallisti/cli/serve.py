@@ -11,9 +11,9 @@ NEEDS_EXTRA = "kallisti serve needs the web extra: pip install 'kallisti[web]'"
 
 
 def serve(
-    game: str | None = typer.Argument(None, metavar="[GAME|FILE]", help="A shipped game or a ruleset file to open first "
+    game: str | None = typer.Argument(None, metavar="GAME|FILE", help="A shipped game or a ruleset file to open first "
                                       "(it is listed with the shipped games)."),
-    port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port on 127.0.0.1; 0 picks a free one."),
+    port: int = typer.Option(8000, "--port", metavar="PORT", min=0, max=65535, help="The port on 127.0.0.1; 0 picks a free one."),
 ) -> None:
     """Play in the browser: start a local web server on 127.0.0.1 and print its address.
 
@@ -21,9 +21,10 @@ def serve(
     engine as `kallisti play` (docs/web.md). Ctrl-C stops the server.
 
     Exit codes:
-    0  stopped with Ctrl-C
-    1  a bad ruleset file (each problem printed as file:line:column), or the port is in use
-    2  usage error, or the web extra is not installed (pip install 'kallisti\\[web]')
+
+    * 0 stopped with Ctrl-C
+    * 1 a bad ruleset file (each problem printed as file:line:column), or the port is in use
+    * 2 usage error, or the web extra is not installed (`pip install 'kallisti[web]'`)
     """
     try:
         import starlette  # noqa: F401

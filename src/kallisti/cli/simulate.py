@@ -89,7 +89,9 @@ def render_matches(record: dict, seed: int) -> str:
         lines.append(f"  {s['name']:<8} wins {s['wins']:>4}   mean total {s['mean_score']:>8}   changes imposed on it "
                      f"{s['changes_imposed_on']:>4}")
     ch = record["changes"]
-    lines.append(f"  rule changes imposed {ch['imposed']}, revoked {ch['revoked']}; most often:")
+    share = f" ({100 * ch['toggled_back'] / ch['imposed']:.0f}%)" if ch["imposed"] else ""
+    lines.append(f"  rule changes imposed {ch['imposed']}, distinct {ch['distinct']}, revoked {ch['revoked']}, "
+                 f"toggled back {ch['toggled_back']}{share}; most often:")
     for text, count in list(ch["by_change"].items())[:8]:
         lines.append(f"    {count:>4}  {text}")
     for r in record["results"]:
@@ -154,30 +156,30 @@ def _simulate_table(rules, rounds: int, seed: int, players: str, format) -> int:
 
 def simulate(
     game: str = typer.Argument(..., metavar="GAME|FILE", help="A shipped game's name or a ruleset file."),
-    deals: int = typer.Option(100, "--deals", "-n", min=1, help="How many deals to play."),
-    seed: int = typer.Option(1, "--seed", "-s", min=0, help="Seed of the first deal; the others follow it."),
+    deals: int = typer.Option(100, "--deals", "-n", metavar="N", min=1, help="How many deals to play."),
+    seed: int = typer.Option(1, "--seed", "-s", metavar="N", min=0, help="Seed of the first deal; the others follow it."),
     numbering: Numbering = typer.Option(None, "--numbering", help="Play the world's numbered deals, the seeds being "
                                         "their numbers: ms, Microsoft FreeCell's (as `--deal ms:N`); pysol, PySolFC's "
                                         "game numbers (as `--deal pysol:N`). Default: kallisti's own seeds."),
     strategy: Strategy = typer.Option(None, "--strategy", help="How moves are chosen (default: greedy for a patience, "
                                       "search for the bots of a match); solver: search each deal with every card known."),
-    cap: int = typer.Option(DEFAULT_CAP, "--cap", min=1, help="Most moves per deal; a deal that reaches it is `capped`."),
-    states: int = typer.Option(DEFAULT_STATES, "--states", min=1,
+    cap: int = typer.Option(DEFAULT_CAP, "--cap", metavar="MOVES", min=1, help="Most moves per deal; a deal that reaches it is `capped`."),
+    states: int = typer.Option(DEFAULT_STATES, "--states", metavar="N", min=1,
                                help="The solver: most positions to search a deal; beyond it the deal is `unknown`."),
-    seconds: float | None = typer.Option(None, "--seconds", min=0.001, help="The solver: also stop a deal after this "
+    seconds: float | None = typer.Option(None, "--seconds", metavar="SECONDS", min=0.001, help="The solver: also stop a deal after this "
                                          "many seconds (then `unknown` depends on the machine)."),
     safe_moves: bool = typer.Option(True, "--safe-moves/--no-safe-moves", help="The solver: play the moves the rules "
                                     "make provably safe without trying the others (as `kallisti solve` does)."),
-    jobs: int | None = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes (default 1); with the Ray "
+    jobs: int | None = typer.Option(None, "--jobs", "-j", metavar="K", min=1, help="Worker processes (default 1); with the Ray "
                                     "backend, the CPUs of the local Ray instance (default all)."),
-    resume: Path | None = typer.Option(None, "--resume", dir_okay=False, help="A JSONL journal: each finished deal is "
+    resume: Path | None = typer.Option(None, "--resume", metavar="FILE", dir_okay=False, help="A JSONL journal: each finished deal is "
                                        "appended to it, and the deals it holds already are not played again."),
     backend: Backend = typer.Option(Backend.local, "--backend", help="Where deals are played: local processes, or "
                                     "Ray (pip install 'kallisti\\[ray]')."),
-    ray_address: str | None = typer.Option(None, "--ray-address", help="The Ray cluster to use (default: start a "
+    ray_address: str | None = typer.Option(None, "--ray-address", metavar="ADDRESS", help="The Ray cluster to use (default: start a "
                                            "local Ray instance)."),
     format: Format = typer.Option(Format.text, "--format", help="Output format."),
-    players: str = typer.Option("cautious,bold,cautious,bold", "--players",
+    players: str = typer.Option("cautious,bold,cautious,bold", "--players", metavar="BOTS",
                                 help="A table game's bots, one per seat in turn order: cautious or bold."),
 ) -> None:
     """Play many deals with a strategy and report how many were won, with a 95% confidence interval.

@@ -52,14 +52,14 @@ def render_text(name: str, seed: int | str, s: Solution) -> str:
 
 def solve(
     game: str = typer.Argument(..., metavar="GAME|FILE", help="A shipped game's name or a ruleset file."),
-    seed: int = typer.Option(1, "--seed", "-s", min=0, help="The deal number, as `kallisti play --seed` takes it."),
-    deal: str | None = typer.Option(None, "--deal", help="Instead of --seed: a deal file or a world deal number "
+    seed: int = typer.Option(1, "--seed", "-s", metavar="N", min=0, help="The deal number, as `kallisti play --seed` takes it."),
+    deal: str | None = typer.Option(None, "--deal", metavar="DEAL", help="Instead of --seed: a deal file or a world deal number "
                                     "(`ms:N`, `pysol:N`), as `kallisti play --deal` takes it."),
-    states: int = typer.Option(DEFAULT_STATES, "--states", min=1,
+    states: int = typer.Option(DEFAULT_STATES, "--states", metavar="N", min=1,
                                help="Most positions to search; the verdict is `unknown` beyond it (the same on every machine)."),
-    seconds: float | None = typer.Option(None, "--seconds", min=0.001,
+    seconds: float | None = typer.Option(None, "--seconds", metavar="SECONDS", min=0.001,
                                          help="Also stop after this many seconds (then `unknown` depends on the machine)."),
-    memory: int = typer.Option(DEFAULT_MEMORY, "--memory", min=1, help="Most positions the search remembers."),
+    memory: int = typer.Option(DEFAULT_MEMORY, "--memory", metavar="N", min=1, help="Most positions the search remembers."),
     symmetry: bool = typer.Option(True, "--symmetry/--no-symmetry",
                                   help="Treat twin cards and piles the rules treat alike as interchangeable."),
     safe_moves: bool = typer.Option(True, "--safe-moves/--no-safe-moves",

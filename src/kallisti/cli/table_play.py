@@ -4,14 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from kallisti.cli.render import entry_lines, suit_legend, terminal_width, wrapped
 from kallisti.errors import KallistiError, Pos
 from kallisti.interpreter.hands import HandEvaluator
 from kallisti.interpreter.betting import BetError
 from kallisti.interpreter.table import Round, TableError
 from kallisti.solver.table import BOTS, bet_choice, choose_discards
+from kallisti.persons import does, hir
 from kallisti.unsafe import char_name, unsafe_char
 
 QUIT, DONE = 4, 0
+
+# What a person may type at the table, as `help` lists it (wrapped to the terminal's width).
+HELP = (
+    ("CARDS / none / fold", "at the exchange: the cards to give up (e.g. `5Co 8Sw`), none, or your whole hand"),
+    ("N", "an amount, where the question asks for one"),
+    ("match [N] / fold", "match the dealer's amount (and raise by N where raises are allowed), or fold"),
+    ("WORD", "a word the question names: cover, bid, pass, accept, declare"),
+    ("CARD", "a card, where the question asks you to choose or reveal one"),
+    ("hint", "the answer a cautious player would give"),
+    ("legend", "what the card names mean"),
+    ("q", "stop playing"),
+)
+HELP_AFTER = "Between rounds, an empty line deals the next round."
 
 
 def seats_from_players(text: str) -> list[tuple[str, str | None]]:
@@ -44,6 +59,10 @@ def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callab
     money = (f"Each starts with {table.chips} chips and stakes {table.stake} a round; the winner takes the pot."
              if stacks else "No money: the best hand at the showdown wins.")
     out(f"{rules.name} at a table of {len(seats)}: {', '.join(names)}. {money}")
+    for line in _legend(rules):
+        out(line)
+    if any(bot is None for _, bot in seats):
+        out("type `help` at any question for the answers, `hint` for a suggestion, `q` to stop")
     while True:
         try:
             rnd = Round(rules, len(seats), dealer=dealer, seed=seed, number=number, stacks=stacks, carry=carry,
@@ -54,14 +73,14 @@ def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callab
             return 1
         except TableError:
             richest = max(range(len(seats)), key=lambda s: stacks[s])
-            out(f"*** {names[richest]} wins the table with {stacks[richest]} chips ***")
+            out(f"*** {does(names[richest], f'wins the table with {stacks[richest]} chips')} ***")
             return DONE
         out("")
-        out(f"-- round {number + 1}: {names[rnd.dealer]} deals; Elder {names[rnd.elder]}, Younger {names[rnd.younger]}"
+        out(f"-- round {number + 1}: {does(names[rnd.dealer], 'deals')}; Elder {names[rnd.elder]}, Younger {names[rnd.younger]}"
             + (f"; pot {rnd.pot}" if stacks is not None else ""))
         for e in rnd.events:
             if e["type"] == "sit-out":
-                out(f"{names[e['seat']]} cannot cover the stake and sits this round out")
+                out(does(names[e['seat']], "cannot cover the stake and sits this round out"))
         _tell(rnd, rnd.events, names, out)  # modifiers in play from the start, and any declared as the cards were dealt
         while rnd.asks is not None:
             seat, what = rnd.asks
@@ -76,8 +95,8 @@ def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callab
                     rnd.bet(seat, what, *bet_choice(rnd, seat, evaluator, bot, what))
                 _tell(rnd, rnd.events[before:], names, out)
                 continue
-            done = (_person_draws(rnd, seat, name, names, lines, out) if what == "draw"
-                    else _person_bets(rnd, seat, what, names, lines, out))
+            done = (_person_draws(rnd, seat, name, names, lines, out, evaluator) if what == "draw"
+                    else _person_bets(rnd, seat, what, names, lines, out, evaluator))
             if not done:
                 out("*** QUIT ***")
                 return QUIT
@@ -85,9 +104,7 @@ def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callab
             result = rnd.showdown(evaluator)
             out(f"*** nobody takes the dealership: everyone folds, and the pot of {result.carried} is the next round's ante ***")
             dealer, number, carry, after = rnd.dealer, number + 1, result.carried, result.follows
-            out("enter for the next round, q to stop")
-            line = next(lines, None)
-            if line is None or line.strip() == "q":
+            if not _next_round(lines, out):
                 return DONE
             continue
         _show_table(rnd, names, out)
@@ -100,17 +117,71 @@ def run_table_session(rules, seats, seed: int, lines: Iterator[str], out: Callab
             groups = "; ".join(f"{g.name} {' '.join(deck.name(c) for c in g.cards)}" for g in e.groups) or "no grouping"
             out(f"  {names[s]}: {groups}")
         how = " (the most senior of the tied hands)" if result.tied else ("" if result.showdown else " (everyone else folded)")
-        out(f"*** {names[result.winner]} wins round {number + 1}{how} ***")
+        out(f"*** {does(names[result.winner], f'wins round {number + 1}{how}')} ***")
         if stacks is not None:
             out("chips: " + ", ".join(f"{n} {c}" for n, c in zip(names, stacks)))
         dealer, number, carry, after = result.winner, number + 1, 0, result.follows
-        out("enter for the next round, q to stop")
-        line = next(lines, None)
-        if line is None or line.strip() == "q":
+        if not _next_round(lines, out):
             return DONE
 
 
-def _person_draws(rnd, seat: int, name: str, names: list[str], lines, out) -> bool:
+def _next_round(lines, out) -> bool:
+    """Between rounds: whether to play another (an empty line, or any but `q`); `help` and `legend` answer first."""
+    while True:
+        out("enter for the next round, q to stop")
+        line = next(lines, None)
+        if line is None or line.strip() == "q":
+            return False
+        if line.strip() not in ("help", "?", "hint"):
+            return True
+        out("an empty line deals the next round; `q` stops the game")
+
+
+def _legend(rules) -> list[str]:
+    """What the card names at the table mean: the suits' marks and the ranks."""
+    deck = rules.deck
+    return wrapped(f"cards are named rank then suit, e.g. {deck.name(deck.size - 1)}; {suit_legend(deck)}; ranks "
+                   + " ".join(deck.ranks), indent="  ")
+
+
+def _general(word: str, rnd, seat: int, what: str, evaluator, out) -> bool:
+    """`help`, `hint` or `legend`, typed at a question: answered (True), and the question is asked again."""
+    if word in ("help", "?"):
+        out("answers:")
+        for line in entry_lines(HELP) + wrapped(HELP_AFTER):
+            out(line)
+    elif word == "hint":
+        out(f"hint: {_hint(rnd, seat, what, evaluator)}")
+    elif word == "legend":
+        for line in _legend(rnd.rules):
+            out(line)
+    else:
+        return False
+    return True
+
+
+def _hint(rnd, seat: int, what: str, evaluator) -> str:
+    """The answer to type that a cautious player would give, from what this seat can see."""
+    deck = rnd.rules.deck
+    evaluator = evaluator or HandEvaluator(rnd.rules)
+    if what == "draw":
+        cards = choose_discards(rnd, seat, evaluator, "cautious")
+        return " ".join(deck.ascii_name(c) for c in cards) if cards else "none"
+    args = bet_choice(rnd, seat, evaluator, "cautious", what)
+    if what in ("name", "buy", "extra"):
+        return str(args[0])
+    if what == "answer":
+        return "fold" if not args[0] else ("match" if not args[1] else f"match {args[1]}")
+    if what in ("choose", "reveal"):
+        return deck.ascii_name(args[0])
+    if what == "accept" and len(args) > 1 and args[1]:
+        return "fold"
+    yes, no = {"cover": ("cover", "fold"), "bid": ("bid", "pass"), "accept": ("accept", "pass"),
+               "declare": ("declare", "pass")}[what]
+    return yes if args[0] else no
+
+
+def _person_draws(rnd, seat: int, name: str, names: list[str], lines, out, evaluator=None) -> bool:
     """Ask a person which cards to exchange until the answer is valid; False when the input ends or `q`."""
     deck = rnd.rules.deck
     view = rnd.view(seat)
@@ -128,6 +199,8 @@ def _person_draws(rnd, seat: int, name: str, names: list[str], lines, out) -> bo
         if line is None or line.strip() == "q":
             return False
         words = line.replace(",", " ").split()
+        if len(words) == 1 and _general(words[0], rnd, seat, "draw", evaluator, out):
+            continue
         try:
             before = len(rnd.events)
             if words == ["fold"]:
@@ -158,7 +231,22 @@ ASK = {"name": "you deal: name the amount every other player must match (0 to {m
        "reveal": "lay one of your face-down cards face up: {down}"}
 
 
-def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> bool:
+def _betting_place(rnd) -> str:
+    """Where the betting stands: this part of this betting round, and the betting still to come after it."""
+    b, table = rnd.betting, rnd.rules.table
+    first = rnd.betting_stage == "first"
+    parts = len(table.betting if first else table.last_betting)
+    part = min(max(b.part, 0), parts - 1) + 1
+    if first and table.last_betting:
+        after = f"then the second five and the last round, {len(table.last_betting)} parts"
+    else:
+        after = "then the showdown"
+    left = parts - part
+    return (f"{'first' if first and table.last_betting else 'last'} betting round: part {part} of {parts}, "
+            f"{left or 'no'} more to come; {after}")
+
+
+def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out, evaluator=None) -> bool:
     """Ask a person for a betting action until it is valid; False when the input ends or `q`."""
     b = rnd.betting
     stack = rnd.stacks[seat] if rnd.stacks else 0  # a table without money still asks about modifiers
@@ -166,6 +254,13 @@ def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> boo
     out((f"pot {rnd.pot}, your chips {stack}; " if rnd.stacks else "")
         + f"your hand: {' '.join(rnd.rules.deck.name(c) for c in rnd.hands[seat])}"
         + (f" (face up: {' '.join(rnd.rules.deck.name(c) for c in up)})" if up else ""))
+    if what in ("name", "answer", "cover", "bid"):
+        out(f"({_betting_place(rnd)})")
+    if what == "declare":
+        m = next((m for m in rnd.rules.modifiers if m.id == rnd.declaring), None)
+        if m is not None and m.says:
+            out(f"{m.name}:")
+            _say_effect(m.says, out)
     while True:
         table = rnd.rules.table
         # The dealer names any amount hir chips cover; `max_bet` limits raises and extra bets.
@@ -182,6 +277,8 @@ def _person_bets(rnd, seat: int, what: str, names: list[str], lines, out) -> boo
         if line is None or line.strip() == "q":
             return False
         words = line.split()
+        if len(words) == 1 and _general(words[0], rnd, seat, what, evaluator, out):
+            continue
         try:
             if what in ("name", "buy", "extra") and len(words) == 1 and _amount(words[0]):
                 args = (int(words[0]),)
@@ -219,24 +316,36 @@ def _tell(rnd, events, names, out) -> None:
     """The public events of betting and of modifiers, in words."""
     deck = rnd.rules.deck
     names_of = {m.id: m.name for m in rnd.rules.modifiers}
+    says_of = {m.id: m.says for m in rnd.rules.modifiers}
     words = {"bet": "names {chips}", "match": "matches {chips}", "raise": "raises {chips}", "cover": "covers the raises with {chips}",
              "fold": "folds", "auction": None, "bid": "bids {chips} for the dealership", "decline": "passes",
              "new-dealer": "becomes the dealer", "buy": "buys {count} card(s) face down", "extra": "bets {chips} extra",
              "accept": "matches the extra bets with {chips}", "pass": "passes the dealership on",
              "declare": "declares {modifier}, showing {cards}", "choose": "takes one of {count} cards in its place",
              "compelled": "must lay {cards} face up", "reveal": "lays {cards} face up",
-             "lay-down": "lays hir hand down: {cards}"}
+             "lay-down": "lays {hir} hand down: {cards}"}
     for e in events:
         if e["type"] == "auction":
             out("the dealer folds: the dealership is up for auction")
         elif e["type"] == "modifier":
             out(f"{names_of.get(e['modifier'], e['modifier'])} is in play")
+            _say_effect(says_of.get(e["modifier"]), out)
         elif e["type"] == "unheld":
             out(f"nobody holds the card {names_of.get(e['modifier'], e['modifier'])} calls for")
         elif e["type"] in words and "seat" in e:
-            out(f"{names[e['seat']]} " + words[e["type"]].format(chips=e.get("chips", 0), count=e.get("count", e.get("offered", 0)),
-                                                                modifier=names_of.get(e.get("modifier"), e.get("modifier", "")),
-                                                                cards=" ".join(deck.name(c) for c in e.get("cards", ()))))
+            name = names[e["seat"]]
+            out(does(name, words[e["type"]].format(chips=e.get("chips", 0), count=e.get("count", e.get("offered", 0)),
+                                                   modifier=names_of.get(e.get("modifier"), e.get("modifier", "")),
+                                                   cards=" ".join(deck.name(c) for c in e.get("cards", ())), hir=hir(name))))
+            if e["type"] == "declare":
+                _say_effect(says_of.get(e.get("modifier")), out)
+
+
+def _say_effect(says: str | None, out) -> None:
+    """What a modifier does, said when it comes into play (wrapped, indented under the line that names it)."""
+    if says:
+        for line in wrapped(says, terminal_width() - 2):
+            out("  " + line)
 
 
 def _cards_of(rnd, hand: list[int], words: list[str], where: str = "in your hand") -> list[int]:

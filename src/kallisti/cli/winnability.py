@@ -12,14 +12,14 @@ from kallisti.cli.defaults import CHEAP, DEFAULT_STATES
 
 def report(
     folder: Path = typer.Argument(..., metavar="DIR", help="Where to write winnability.md and winnability.svg."),
-    deals: int = typer.Option(200, "--deals", "-n", min=1, help="Deals 1..N of each game."),
-    states: int = typer.Option(DEFAULT_STATES, "--states", min=1, help="The solver's budget of positions a deal."),
+    deals: int = typer.Option(200, "--deals", "-n", metavar="N", min=1, help="Deals 1..N of each game."),
+    states: int = typer.Option(DEFAULT_STATES, "--states", metavar="N", min=1, help="The solver's budget of positions a deal."),
     at_least: int | None = typer.Option(
-        None, "--at-least", min=1, help="Play deals 1..M of each game first, and go on to N only where they were cheap."),
-    cheap: int = typer.Option(CHEAP, "--cheap", min=0,
+        None, "--at-least", metavar="M", min=1, help="Play deals 1..M of each game first, and go on to N only where they were cheap."),
+    cheap: int = typer.Option(CHEAP, "--cheap", metavar="N", min=0,
                               help="With --at-least: the mean positions a deal at or under which a game goes on to N."),
-    jobs: int | None = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes (default: one per CPU)."),
-    games: list[str] = typer.Option(None, "--game", help="Only these games (repeatable); default: every shipped patience."),
+    jobs: int | None = typer.Option(None, "--jobs", "-j", metavar="K", min=1, help="Worker processes (default: one per CPU)."),
+    games: list[str] = typer.Option(None, "--game", metavar="GAME", help="Only these games (repeatable); default: every shipped patience."),
     safe_moves: bool = typer.Option(True, "--safe-moves/--no-safe-moves",
                                     help="Play the moves the rules make provably safe without trying the others."),
 ) -> None:

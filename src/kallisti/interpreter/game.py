@@ -1400,6 +1400,23 @@ class Game:
             self.redo_stack.clear()
         return made
 
+    def extend_step(self, m: int) -> list[int]:
+        """Make a legal move as part of the step just made (a player's move or `play_auto`), with the automatic
+        moves it triggers; returns the moves made. Undo takes it back with that step and redo makes it again; the
+        step's event lists it under `then`, which a replay plays after the event's own move.
+
+        For a front end that plays moves on the player's behalf (autoplay, `kallisti.solver.autoplay`); `play`,
+        which every other caller uses, is left as it was."""
+        from kallisti.interpreter.notation import describe
+
+        event = self.events[-1] if self.events else None
+        if not self.history or event is None or event.get("type") not in ("move", "auto"):
+            raise ValueError("only the step just made can be extended: a move or the automatic moves of `a`")
+        event.setdefault("then", []).append(describe(self, m, exact=True))
+        made = self._step(m)
+        self.history[-2].extend(self.history.pop())
+        return made
+
     def _auto_moves(self, triggers):
         patterns = [p for p in self.rules.auto if p.trigger in triggers]
         if not patterns:

@@ -13,6 +13,7 @@ from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter import amend
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import STREAM_DEAL, Rng
+from kallisti.persons import does, whose
 from kallisti.unsafe import QuotingError, char_name, unsafe_char
 
 TURN_MOVE_CAP = 2000  # moves after which a turn ends as it stands, so every turn ends whatever the rules say
@@ -64,6 +65,9 @@ class TurnRecord:
     total: int
     shuffled: bool
     reason: str
+    # The turn's game as it ended, so that its final field can be shown with the score it makes; a later turn deals
+    # a new Game, so this one stays as it was.
+    final: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -169,8 +173,8 @@ class Match:
         name = self.seats[w.seat].name
         return {"ack": f"{name} must first acknowledge: {w.honour.says if w.honour else ''} (type `ok`)",
                 "shuffle": f"{name} must first choose whether to shuffle (`shuffle` or `keep`)",
-                "move": f"it is {name}'s turn to play",
-                "player-x": f"{name} is Player X: `rule CHANGE`, `revoke ID` or `pass`"}[w.what]
+                "move": f"it is {whose(name)} turn to play",
+                "player-x": does(name, "is Player X: `rule CHANGE`, `revoke ID` or `pass`")}[w.what]
 
     # -- actions ----------------------------------------------------------------------------------
     def acknowledge(self, seat: int) -> object:
@@ -401,7 +405,8 @@ class Match:
         self.turns_taken[seat] += 1
         status = game.status()
         reason = status.reason if status.outcome != "playing" else f"the turn reached {TURN_MOVE_CAP} moves"
-        self.records.append(TurnRecord(seat, self.turn, score, self.totals[seat], bool(self.shuffle_choice), reason))
+        self.records.append(TurnRecord(seat, self.turn, score, self.totals[seat], bool(self.shuffle_choice), reason,
+                                       final=game))
         # The cards are gathered pile by pile in pile order, each bottom first: the next deal's order if not shuffled.
         slot = seat if len(self.packs) > 1 else 0
         self.packs[slot] = (self.packs[slot][0], [c for pile in game.state.piles for c in pile])

@@ -160,6 +160,12 @@ def replay(game, events: list, source: str = "<events>") -> None:
                 game.play(parse_move(game, str(ev["move"])))
             elif kind == "auto":
                 game.play_auto()
+            if kind in ("move", "auto"):
+                then = ev.get("then", [])
+                if not isinstance(then, list):
+                    raise MoveRefused("its `then` is not a list of moves")
+                for text in then:  # moves autoplay added to the step (Game.extend_step), undone with it
+                    game.extend_step(parse_move(game, str(text)))
             elif kind == "ack":
                 pass  # an honour rule acknowledged: recorded for the player's word, it changes no card
             elif kind == "undo":
@@ -174,7 +180,7 @@ def replay(game, events: list, source: str = "<events>") -> None:
                 adopt_rules(game, compile_resolved(ev["resolved"], source), str(ev.get("file", "")))
             else:
                 raise MoveRefused(f"unknown event {ev!r}")
-        except (MoveRefused, KeyError, LayoutChanged) as exc:
+        except (MoveRefused, KeyError, LayoutChanged, ValueError) as exc:  # ValueError: `then` after no step
             raise KallistiError(Finding("save-event", f"event {i} cannot be replayed: {exc}", Pos(source))) from None
         except KallistiError as exc:
             raise KallistiError(Finding("save-event", f"event {i} cannot be replayed: {exc.findings[0].message}", Pos(source))) from None
@@ -302,8 +308,9 @@ def refuse_too_many_events(data: dict, where: Pos) -> None:
     waiting = data.get("next_deal")
     events = events if isinstance(events, list) else []
     waiting = waiting if isinstance(waiting, list) else []
-    if len(events) > MAX_SAVE_EVENTS:
-        raise KallistiError(Finding("save-too-many-events", f"the save holds {len(events):,} events; a save holds at "
+    steps = len(events) + sum(len(ev["then"]) for ev in events if isinstance(ev, dict) and isinstance(ev.get("then"), list))
+    if steps > MAX_SAVE_EVENTS:  # a step's `then` moves (autoplay) count as events: each is replayed
+        raise KallistiError(Finding("save-too-many-events", f"the save holds {steps:,} events; a save holds at "
                                     f"most {MAX_SAVE_EVENTS:,}", where))
     changes = rule_changes(events) + len(waiting)
     if changes > MAX_SAVE_CHANGES:

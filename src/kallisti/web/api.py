@@ -201,7 +201,9 @@ def create_app(extra: tuple[str, object] | None = None, *, static: Path | None =
             return error_response(409, "rule-runtime", message, ok=False, refused=message, state=session.state())
         if data:
             return ok(result)
-        return ok({"ok": True, "state": session.state(), "said": [], "bot": [], **result})
+        state = session.state()
+        session.record_end(state["status"])
+        return ok({"ok": True, "state": state, "said": [], "bot": [], **result})
 
     # -- routes ---------------------------------------------------------------------------------------------
     async def list_games(request, body):
@@ -228,8 +230,24 @@ def create_app(extra: tuple[str, object] | None = None, *, static: Path | None =
         return await sessions.add(make)
 
     async def delete_session(request, body):
-        await sessions.remove(request.path_params["sid"])
+        sid = request.path_params["sid"]
+        async with sessions.using(sid) as session:  # a game left unwon is recorded in the statistics
+            await run_in_threadpool(session.record_left)
+        await sessions.remove(sid)
         return ok({"ok": True})
+
+    async def statistics(request, body):
+        """The statistics `kallisti stats --format json` prints (`?game=`: one game's)."""
+        from kallisti.stats import StatsError, as_json, query
+
+        name = request.query_params.get("game") or None
+        if name is not None and name in games.names():
+            name = (await run_in_threadpool(games.rules, name)).name  # a game of the list stands for its title
+        try:
+            summaries = await run_in_threadpool(query, name)
+        except StatsError as exc:
+            raise ApiError(500, "stats-unreadable", str(exc)) from None
+        return ok(as_json(summaries))
 
     def seat(body):
         return body.get("seat")
@@ -252,6 +270,7 @@ def create_app(extra: tuple[str, object] | None = None, *, static: Path | None =
     }
     routes = [
         Route("/api/games", endpoint(list_games), methods=["GET"]),
+        Route("/api/stats", endpoint(statistics), methods=["GET"]),
         Route("/api/sessions", endpoint(new_session), methods=["POST"]),
         Route("/api/sessions/{sid}", on_session(lambda s, b: s.state(), data=True), methods=["GET"]),
         Route("/api/sessions/{sid}", endpoint(delete_session), methods=["DELETE"]),

@@ -18,6 +18,7 @@ from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.honour import HonourRules
 from kallisti.interpreter.notation import MoveRefused, describe, narrate, parse_move
 from kallisti.model.layout import group_layouts
+from kallisti.persons import does, hir
 
 SEED_LIMIT = 10**9  # a fresh session picks its deal number below this, as `kallisti play` does (cli.play.MAX_SEED)
 CHANGE_SOURCE = "<change>"  # the source name of rule-change text: findings there have a line and column in it
@@ -139,6 +140,7 @@ class Session:
         self.honour = None if self.match else HonourRules(self._game)
         self._extra: dict = {}
         self._told_over = False
+        self.stats = _stats_recorder(self._game)
         # What happened before the first request: the bots' opening actions (a bot seat first, or acknowledging).
         bot = self.let_bots_act()
         self.opening = {"said": self._turn_reports() if self.match is not None else [], "bot": bot}
@@ -184,8 +186,21 @@ class Session:
         self.reported_turns = len(self.match.records) if self.match is not None else 0
         self._extra = {}
         self._told_over = self.match is not None and self.match.result is not None
+        self.stats = _stats_recorder(self._game, restored=True)
         self.opening = {"said": [], "bot": []}
         return self
+
+    # -- statistics (kallisti.stats): a patience is recorded once, won when reached, else when left ------------
+    def record_end(self, status: str) -> None:
+        """After an action: a patience whose `status` (that of `state()`) is won is recorded, once."""
+        if self.stats is not None and status == "won":
+            self.stats.won(self._game)
+
+    def record_left(self) -> None:
+        """The session is closed for good (the page deals another): a patience left unwon after a move is recorded,
+        as lost or abandoned."""
+        if self.stats is not None:
+            self.stats.leave()
 
     # -- what is played -------------------------------------------------------------------------------
     @property
@@ -449,7 +464,7 @@ class Session:
             def act():
                 s = self._seat(seat, "ack")
                 rule = self.match.acknowledge(s)
-                return [f"{self.match.seats[s].name} acknowledges: {rule.says}"]
+                return [does(self.match.seats[s].name, f"acknowledges: {rule.says}")]
             return self._match_action(act)
         h = self.honour.acknowledge(self.game)
         if h is None:
@@ -480,7 +495,7 @@ class Session:
                 c = self.match.revoke(s, change_id)
             except MatchError as exc:
                 raise Refused("not-now", str(exc)) from None
-            return [f"{self.match.seats[s].name} revokes {c.id}: {c.text}"]
+            return [does(self.match.seats[s].name, f"revokes {c.id}: {c.text}")]
         return self._match_action(act)
 
     def pass_turn(self, seat: int | None = None) -> dict:
@@ -489,7 +504,7 @@ class Session:
         def act():
             s = self._seat(seat, "player-x")
             self.match.pass_turn(s)
-            return [f"{self.match.seats[s].name} passes"]
+            return [does(self.match.seats[s].name, "passes")]
         return self._match_action(act)
 
     # -- rule changes ---------------------------------------------------------------------------------------
@@ -548,7 +563,8 @@ class Session:
                 except KallistiError as exc:
                     raise Refused("change-refused", refused, [finding_dict(f) for f in exc.findings]) from None
                 self._extra = {"diff": ruleset_diff(before.data, m.rules_for(target).data), "change": _change(change)}
-                return [f"{m.seats[x].name} imposes {change.id} on {m.seats[target].name}, from hir next turn: {change.text}"]
+                return [does(m.seats[x].name, f"imposes {change.id} on {m.seats[target].name}, from {hir(m.seats[target].name)} next "
+                             f"turn: {change.text}")]
             return self._match_action(act)
         game = self.game
         before = game.rules
@@ -609,6 +625,20 @@ class Session:
 
 
 # -- helpers ---------------------------------------------------------------------------------------------
+def _stats_recorder(game, restored: bool = False):
+    """What records the patience `game` for `kallisti stats` (None in a match, or with KALLISTI_NO_STATS); a game
+    brought back from its save that is won was recorded when it was won. A database that cannot be written is
+    logged once."""
+    import logging
+
+    from kallisti.stats import recorder
+
+    stats = recorder(logging.getLogger("kallisti.stats").warning) if game is not None else None
+    if stats is not None:
+        stats.follow(game, recorded=restored and game.status().outcome == "won")
+    return stats
+
+
 def move_text(text, src, dst, count) -> str:
     """The move as typed: `text`, or `src dst [count]` from the fields (tags only, so nothing else is typed)."""
     if text is not None:

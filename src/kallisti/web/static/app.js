@@ -70,7 +70,8 @@ function botSummary(bot) {
       moves.push(b.detail);
     } else {
       flush();
-      out.push(b.what === "ack" ? `${b.name} acknowledges: ${b.detail}` : `${b.name} ${b.what === "player-x" ? "(Player X) " : ""}${b.detail}`);
+      const acknowledges = b.name.trim().toLowerCase() === "you" ? "acknowledge" : "acknowledges";  // "you" is spoken to
+      out.push(b.what === "ack" ? `${b.name} ${acknowledges}: ${b.detail}` : `${b.name} ${b.what === "player-x" ? "(Player X) " : ""}${b.detail}`);
     }
   }
   flush();

@@ -149,6 +149,11 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
         "tests/test_limits.py::test_a_player_with_the_most_changes_in_force_is_refused_another",
     ("kallisti.interpreter.amend", "TRIAL_CAP"):
         "tests/test_limits.py::test_a_rule_change_whose_trial_deals_never_end_is_refused_at_the_trial_cap",
+    ("kallisti.solver.autoplay", "MAX_FOLLOWING"): "tests/test_limits.py::test_autoplay_after_one_move_stops_at_its_cap",
+    ("kallisti.solver.playerx", "MAX_CHECKS"):
+        "tests/test_limits.py::test_a_player_x_bot_checks_at_most_its_limit_of_changes_for_one_decision",
+    ("kallisti.solver.playerx", "MAX_VALUES_AFTER"):
+        "tests/test_limits.py::test_the_player_x_bots_memory_of_setting_values_is_bounded",
     ("kallisti.solver.bots", "MAX_BOT_ACTIONS"): "tests/test_limits.py::test_bots_that_would_act_forever_stop_at_their_limit",
     ("kallisti.solver.simulate", "DEFAULT_CAP"):
         "tests/test_limits.py::test_a_simulated_or_checked_game_that_never_ends_is_capped_at_the_default_cap",
@@ -577,6 +582,58 @@ def test_automatic_moves_that_loop_forever_stop_at_their_cap(tmp_path):
                  "win: stock.empty and tableau.empty\n")
     game = Game(rules, seed=1)
     assert len(game.play_auto()) == MAX_AUTO_MOVES
+
+
+def test_autoplay_after_one_move_stops_at_its_cap(monkeypatch):
+    from kallisti.interpreter.game import Game
+    from kallisti.interpreter.notation import describe, parse_move
+    from kallisti.model.ruleset import load_ruleset
+    from kallisti.solver import autoplay
+
+    def followed(cap: int) -> list[str]:
+        monkeypatch.setattr(autoplay, "MAX_FOLLOWING", cap)
+        game = Game(load_ruleset("forty-thieves"), seed=337)  # A♠ on t4; then A♠, 2♠, 2♠ are safe to send home
+        game.play(parse_move(game, "t4 f"))
+        made = autoplay.Autoplay().follow(game)
+        return [describe(game, m) for m in made]
+
+    assert followed(10) == ["t6 f2", "t6 f1", "t10 f2"]
+    assert followed(2) == ["t6 f2", "t6 f1"]
+
+
+def test_a_player_x_bot_checks_at_most_its_limit_of_changes_for_one_decision(monkeypatch):
+    from scenario import play_turn
+
+    from kallisti.interpreter.match import Match, Seat
+    from kallisti.model.ruleset import load_ruleset
+    from kallisti.solver import playerx
+
+    match = Match(load_ruleset("discordian"), [Seat("ann"), Seat("bot", "greedy")], 3)
+    play_turn(match)  # ann has played: the bot is Player X
+    texts = playerx.candidates(match, 1, playerx.memory_of(match))
+    assert len(texts) > playerx.MAX_CHECKS
+    monkeypatch.setattr(playerx, "SHORTLIST", 10**6)  # a shortlist that never fills: only the limit stops it
+    budget = playerx.Budget(steps=10**9)
+    checked = []
+    real = match.check_change
+    match.check_change = lambda seat, text: checked.append(text) or real(seat, text)
+    playerx.weigh(match, 1, texts, True, budget)
+    assert len(checked) == playerx.MAX_CHECKS and budget.checks == 0  # more candidates than it may check
+
+
+def test_the_player_x_bots_memory_of_setting_values_is_bounded(monkeypatch):
+    from kallisti.interpreter import amend
+    from kallisti.model.ruleset import load_ruleset
+    from kallisti.solver import playerx
+
+    monkeypatch.setattr(playerx, "MAX_VALUES_AFTER", 3)
+    monkeypatch.setattr(playerx, "_values_after", {})
+    data = load_ruleset("discordian").data
+    key = amend.data_key(data)
+    for count in (1, 2, 3, 4):
+        text = f"set field.count {count + 4}"
+        playerx._value_after(data, key, text, playerx.parsed(text))
+        assert len(playerx._values_after) == (count if count <= 3 else 1)  # full: forgotten at once, then this one
 
 
 def test_a_game_that_never_ends_is_capped_in_moves(tmp_path):

@@ -324,6 +324,13 @@ def test_a_win_is_celebrated(page, api):
     assert page.inner_text("#banner-text").startswith("Won!")
     assert state(api, sid)["status"] == "won"
     assert page.locator("#status").inner_text() == "won"
+    # the player's record at the game, from the database `kallisti stats` reads, this win counted
+    page.wait_for_function("document.getElementById('stats').textContent.includes('played')")
+    [record] = api.get("/api/stats", params={"game": "la-nivernaise"}).json()["games"][:1]
+    assert record["won"] >= 1
+    assert page.inner_text("#stats") == (f"· played {record['played']}, won {record['won']} "
+                                         f"({round(100 * record['win_rate'])}%), streak {record['current_streak']}, "
+                                         f"best {record['best_streak']}")
 
 
 # -- Discordian Solitaire ----------------------------------------------------------------------------

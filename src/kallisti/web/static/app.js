@@ -16,6 +16,7 @@ const app = {
   players: null,     // the players asked for (a match), as typed
   log: [],           // what happened, for the side panel
   wonShown: null,    // the session whose win was celebrated
+  statsShown: null,  // the session and move count whose end the statistics were fetched for
   hash: "",
   hinting: false,    // a hint request is out
   shown: 0,          // states drawn so far: the page's <body data-shown>, which tests wait on
@@ -356,6 +357,13 @@ function show(state) {
   $("status").dataset.status = state.status;
   table.render(state, {note: tableNote(state)});
   side.render(state, app.log);
+  if ((state.status === "won" || state.status === "lost") && !state.match && app.statsShown !== `${state.id} ${state.moves_made}`) {
+    app.statsShown = `${state.id} ${state.moves_made}`;
+    showStats(state.title);
+  } else if (state.status === "playing" && app.statsShown) {
+    app.statsShown = null;
+    $("stats").textContent = "";
+  }
   if (state.status === "won" && app.wonShown !== state.id) {
     app.wonShown = state.id;
     celebrate(`Won! ${state.title}, game ${state.seed}, in ${state.moves_made} moves`);
@@ -366,6 +374,15 @@ function show(state) {
   } else if (state.status === "lost") {
     say(`no way on: ${state.reason}. Undo, or deal again`, "refused");
   }
+}
+
+/** At a game's end: the player's record at that game, from the database `kallisti stats` reads (GET /api/stats;
+ * the most recently played ruleset of that title first). A game lost is counted once it is left. */
+async function showStats(title) {
+  const r = await api("GET", `/stats?game=${encodeURIComponent(title)}`);
+  const s = r.status === 200 && r.data.games ? r.data.games[0] : null;
+  $("stats").textContent = s ? `· played ${s.played}, won ${s.won} (${Math.round(100 * s.win_rate)}%), ` +
+    `streak ${s.current_streak}, best ${s.best_streak}` : "";
 }
 
 /** Over the table between the turns of a match: what the match waits for. */

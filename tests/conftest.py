@@ -14,12 +14,13 @@ settings.load_profile("kallisti")
 
 @pytest.fixture(scope="session", autouse=True)
 def _private_stats_and_cache(tmp_path_factory):
-    """The games the tests play are recorded in a statistics database of their own (kallisti.stats), never in the
-    user's; the parsers the tests build are kept in a cache folder of their own. Set in os.environ for the whole run,
-    so that the commands the tests start as processes inherit it."""
+    """The games the tests play are not recorded (kallisti.stats: a test of statistics turns recording on, into a
+    database of its own), and never in the user's; the parsers the tests build are kept in a cache folder of their
+    own. Set in os.environ for the whole run, so that the commands the tests start as processes inherit it."""
     base = tmp_path_factory.mktemp("user")
-    saved = {name: os.environ.get(name) for name in ("KALLISTI_STATS", "XDG_CACHE_HOME")}
+    saved = {name: os.environ.get(name) for name in ("KALLISTI_STATS", "KALLISTI_NO_STATS", "XDG_CACHE_HOME")}
     os.environ["KALLISTI_STATS"] = str(base / "stats.sqlite3")
+    os.environ["KALLISTI_NO_STATS"] = "1"
     os.environ["XDG_CACHE_HOME"] = str(base / "cache")
     yield
     for name, value in saved.items():

@@ -29,6 +29,17 @@ def ruleset(name: str):
     return load_ruleset(name)
 
 
+def changed_data(name: str, *texts: str):
+    """The named game's ruleset data with each rule change adopted in turn, without trial deals (what the changes
+    do is the calling test's business)."""
+    from kallisti.interpreter.amend import amend
+
+    data = ruleset(name).data
+    for text in texts:
+        data = amend(data, text, trial=False).data
+    return data
+
+
 def new_game(name: str, layout: dict[str, str] | None = None, down: dict[str, int] | None = None,
              seed: int = 1) -> Game:
     """A game of `name` from `seed`, set to `layout` (cards bottom first, `down` face down) when one is given."""

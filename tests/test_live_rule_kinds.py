@@ -4,11 +4,10 @@ and an added losing rule bite the player they were imposed on only, and survive 
 
 from __future__ import annotations
 
-import functools
 import json
 
 import pytest
-from scenario import play_turn
+from scenario import changed_data, play_turn, ruleset
 
 from kallisti.errors import KallistiError
 from kallisti.grammar.changes import parse_change
@@ -19,7 +18,6 @@ from kallisti.interpreter.match import Match, Seat, Waiting
 from kallisti.interpreter.notation import MoveRefused, describe, parse_move
 from kallisti.interpreter.save import match_from_data, match_to_data
 from kallisti.model.located import plain
-from kallisti.model.ruleset import load_ruleset
 
 # What Player X says, and the change that says it.
 ENGLISH = {
@@ -37,17 +35,13 @@ LOW_AND_HIGH = {"c1": "6H", "c2": "4S", "c3": "8D", "f": "5C", "s": "9D 9S"}
 QUEEN_UP = {"c1": "QH", "c2": "7D", "f": "KC", "s": "9D"}
 
 
-@functools.cache
 def base():
-    return load_ruleset("discordian")
+    return ruleset("discordian")
 
 
 def changed(*texts):
-    """The base rules with each change adopted in turn (no trial: what they do is these tests' business)."""
-    data = base().data
-    for text in texts:
-        data = amend(data, text, trial=False).data
-    return data
+    """The base rules' data with each change adopted in turn."""
+    return changed_data("discordian", *texts)
 
 
 def legal(rules, layout) -> set[str]:

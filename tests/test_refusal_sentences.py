@@ -3,31 +3,27 @@ words; a change whose clause never or always holds gets the finding `validate` g
 
 from __future__ import annotations
 
-import functools
 
 import pytest
+from scenario import changed_data, ruleset
 
 from kallisti.errors import KallistiError
 from kallisti.interpreter.amend import amend, compile_data
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.notation import MoveRefused, parse_move
 from kallisti.model.located import plain
-from kallisti.model.ruleset import load_ruleset
 
 RED_ON_RED = {"c1": "4D", "c2": "7S", "f": "5H", "s": "9C"}  # 4♦ on 5♥: red on red
 SIX_ON_FIVE = {"c1": "6H", "c2": "4S", "c3": "7S", "f": "5C", "s": "9C"}
 
 
-@functools.cache
 def base():
-    return load_ruleset("discordian")
+    return ruleset("discordian")
 
 
 def changed(*texts):
-    data = base().data
-    for text in texts:
-        data = amend(data, text, trial=False).data
-    return compile_data(data)
+    """The base rules with each change adopted in turn, compiled."""
+    return compile_data(changed_data("discordian", *texts))
 
 
 def refusal(rules, layout, move: str) -> str:

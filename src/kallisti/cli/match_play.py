@@ -45,17 +45,9 @@ def run_match_session(match, lines: Iterable[str], out: Out, *, err: Out | None 
     if tip:
         out("type `help` for the commands, `q` to quit")
     session.go_on()
-    from kallisti.cli.play import MAX_COMMAND_CHARS, too_long  # play imports this module: import when called
+    from kallisti.cli.play import command_lines  # play imports this module: import when called
 
-    for raw in lines:
-        if session.over():
-            break
-        if too_long(raw):
-            out(f"a command is at most {MAX_COMMAND_CHARS:,} characters; that line was not read")
-            continue
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
+    for line in command_lines(lines, out, stop=session.over):
         code = session.command(line)
         if code is not None:
             return code

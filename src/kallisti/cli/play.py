@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import typer
@@ -314,9 +314,18 @@ def _skip_rest_of_line() -> None:
             return
 
 
-def too_long(line: str) -> bool:
-    """Whether a command line is over MAX_COMMAND_CHARS (then it is refused, not parsed)."""
-    return len(line) > MAX_COMMAND_CHARS
+def command_lines(lines: Iterable[str], out: Out, stop: Callable[[], bool] = lambda: False) -> Iterator[str]:
+    """The commands of `lines`, stripped: blank lines and lines starting with # skipped, a line over
+    MAX_COMMAND_CHARS refused (said through `out`) and skipped, not parsed; no further line is read once `stop()`."""
+    for raw in lines:
+        if stop():
+            return
+        if len(raw) > MAX_COMMAND_CHARS:
+            out(f"a command is at most {MAX_COMMAND_CHARS:,} characters; that line was not read")
+            continue
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            yield line
 
 
 def _report(findings: list[Finding]) -> None:
@@ -466,13 +475,7 @@ def run_session(game, lines: Iterable[str], out: Out, *, color: bool = False, de
     if session.check_end() is None:
         session.show_honour()
     try:
-        for raw in lines:
-            if too_long(raw):
-                out(f"a command is at most {MAX_COMMAND_CHARS:,} characters; that line was not read")
-                continue
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
+        for line in command_lines(lines, out):
             session.check_watch()
             result = session.command(line)
             if session.stats is not None:  # `new`, `restart` or `load` left the game that was in play

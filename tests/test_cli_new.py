@@ -13,6 +13,7 @@ from kallisti.cli.app import app
 from kallisti.cli.new import title_of
 from kallisti.model.loader import shipped_games
 from kallisti.model.ruleset import load_ruleset
+from shipped import shipped  # the parents, loaded once per process (the Onion family takes a good part of a second)
 
 GAMES = sorted(shipped_games())
 
@@ -70,7 +71,7 @@ def test_new_variant_of_every_game_validates_and_has_the_parents_rules(game, syn
     assert " error " not in validated.output
     assert run("fmt", "--check", out).exit_code == 0  # written in the canonical layout
 
-    child, parent = load_ruleset(out), load_ruleset(game)
+    child, parent = load_ruleset(out), shipped(game)
     assert child.name == "My Variant"
     assert rules_but_name(child) == rules_but_name(parent)
 
@@ -95,7 +96,7 @@ def test_the_commented_examples_are_valid_when_uncommented(game, syntax, tmp_pat
         edited.write_text(text + "\n".join(uncommented(text, heading)) + "\n", encoding="utf-8")
         result = run("validate", edited)
         assert result.exit_code == 0, f"{heading}:\n{edited.read_text()}\n{result.output}"
-    assert ("# Add a clause" in text) == bool(load_ruleset(game).plain().get("piles"))
+    assert ("# Add a clause" in text) == bool(shipped(game).plain().get("piles"))
 
 
 def test_forty_thieves_yaml_says_what_to_change(tmp_path, monkeypatch):
@@ -133,7 +134,7 @@ def test_onion_lists_its_modifiers_with_their_names(tmp_path):
     assert run("new", "no-fool", "--from", "onion", "-o", out).exit_code == 0
     lines = out.read_text(encoding="utf-8").splitlines()
     assert "#     set modifiers.fool.enabled false  # Modifier #11: the Fool" in lines
-    modifiers = load_ruleset("onion").plain()["modifiers"]
+    modifiers = shipped("onion").plain()["modifiers"]
     for mid, modifier in modifiers.items():
         assert any(x.startswith(f"#     set modifiers.{mid}.enabled ") and x.endswith(f"# {modifier['name']}") for x in lines)
     yaml_out = tmp_path / "no-fool.yaml"
@@ -193,7 +194,7 @@ def test_a_parent_file_is_extended_by_its_path_from_the_new_file(tmp_path, monke
     assert "extends: games/base.yaml" in text.splitlines()
     assert "# Child: a variant of Base." in text
     assert run("validate", "child.yaml").exit_code == 0
-    assert rules_but_name(load_ruleset(tmp_path / "child.yaml")) == rules_but_name(load_ruleset("lucas"))
+    assert rules_but_name(load_ruleset(tmp_path / "child.yaml")) == rules_but_name(shipped("lucas"))
 
 
 def test_a_parent_outside_the_new_files_folder_is_refused(tmp_path, monkeypatch):

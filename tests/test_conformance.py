@@ -6,7 +6,6 @@ text are exact inverses of play; hints are legal; the game is "playing" exactly 
 
 from __future__ import annotations
 
-import functools
 import random
 
 import pytest
@@ -19,18 +18,18 @@ from kallisti.interpreter.notation import describe, narrate, parse_move
 from kallisti.interpreter.save import load_game, save_game
 from kallisti.interpreter.state import shuffled_order
 from kallisti.model.loader import shipped_games
-from kallisti.model.ruleset import load_ruleset
 from kallisti.solver.strategies import hint_with_source
+from shipped import shipped
 
 ALL_GAMES = sorted(shipped_games())
-# Games played on piles; a ruleset that only scores hands (Cripple Mr Onion's) has its own checks below.
-GAMES = [n for n in ALL_GAMES if "piles" in load_ruleset(n).data]
-HAND_GAMES = [n for n in ALL_GAMES if load_ruleset(n).hands is not None]
+# Games played on piles; a ruleset that only scores hands (Cripple Mr Onion's) has its own checks below. Each game
+# is loaded once per process (shipped.py), here and by the tests.
+GAMES = [n for n in ALL_GAMES if "piles" in shipped(n).data]
+HAND_GAMES = [n for n in ALL_GAMES if shipped(n).hands is not None]
 
 
-@functools.lru_cache(maxsize=None)
 def rules_of(name: str):
-    return load_ruleset(name)
+    return shipped(name)
 
 
 def test_every_shipped_game_is_covered():

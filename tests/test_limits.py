@@ -108,7 +108,7 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
         "tests/hostile/test_security_bounds.py::test_schema_errors_past_the_cap_are_one_line_saying_how_many",
     ("kallisti.model.ruleset", "MAX_TABLE_BYTES"):
         "tests/hostile/test_security_bounds.py::test_the_shared_rule_tables_stay_within_their_bytes_with_the_largest_deck",
-    ("kallisti.interpreter.amend", "MAX_CACHED_BYTES"):
+    ("kallisti.model.amended", "MAX_CACHED_BYTES"):
         "tests/hostile/test_security_bounds.py::test_the_shared_rule_tables_stay_within_their_bytes_with_the_largest_deck",
     ("kallisti.errors", "MAX_EXCERPT"): "tests/hostile/test_security_bounds.py::test_validate_says_so_in_a_few_short_lines",
     ("kallisti.model.located", "MAX_NUMBER_DIGITS"):
@@ -137,6 +137,8 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
         "tests/hostile/test_security_cost.py::test_four_nested_counts_are_refused_where_the_outer_count_is",
     ("kallisti.interpreter.compiler", "MAX_LOAD_STEPS"):
         "tests/hostile/test_security_cost.py::test_a_clause_read_for_every_pair_of_cards_is_bounded_by_its_table",
+    ("kallisti.interpreter.history", "MAX_HISTORY_MOVES"):
+        "tests/test_move_history.py::test_moves_holds_the_last_thousand_moves_and_last_move_stays_exact",
     ("kallisti.interpreter.compiler", "MAX_POSITION_STEPS"):
         "tests/hostile/test_security_cost.py::test_a_clause_that_reads_the_position_is_bounded_by_the_moves_it_judges",
     ("kallisti.interpreter.compiler", "MAX_INT_RESULT"):
@@ -171,7 +173,7 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
     # Caches
     ("kallisti.grammar.expressions", "MAX_PARSED"): "tests/test_limits.py::test_the_cache_of_parsed_expressions_is_bounded",
     ("kallisti.model.ruleset", "MAX_TABLES"): "tests/test_limits.py::test_the_cache_of_rule_tables_is_bounded",
-    ("kallisti.interpreter.amend", "MAX_CACHED"): "tests/test_limits.py::test_the_cache_of_compiled_rule_changes_is_bounded",
+    ("kallisti.model.amended", "MAX_CACHED"): "tests/test_limits.py::test_the_cache_of_compiled_rule_changes_is_bounded",
     ("kallisti.interpreter.table", "MAX_EVALUATORS"): "tests/test_limits.py::test_the_cache_of_hand_evaluators_is_bounded",
     ("kallisti.interpreter.hands", "MAX_MEMO"): "tests/test_limits.py::test_the_condition_answers_of_a_grouping_are_bounded",
     ("kallisti.interpreter.hands", "MAX_JUDGES"): "tests/test_limits.py::test_the_shared_groupings_are_bounded",
@@ -768,7 +770,8 @@ def test_a_hint_searches_at_most_its_budget_then_the_greedy_measure_answers(monk
     from kallisti.interpreter.game import Game
     from kallisti.model.ruleset import load_ruleset
     from kallisti.solver import solve as S
-    from kallisti.solver.strategies import HINT_STATES, hint, move_score
+    from kallisti.solver.measure import move_score
+    from kallisti.solver.strategies import HINT_STATES, hint
 
     searches = []
     real = S.solve
@@ -880,17 +883,18 @@ def test_the_cache_of_compiled_rule_changes_is_bounded(monkeypatch):
     from collections import OrderedDict
 
     from kallisti.interpreter import amend
+    from kallisti.model import amended
     from kallisti.model.ruleset import load_ruleset
 
-    monkeypatch.setattr(amend, "_cache", OrderedDict())
-    monkeypatch.setattr(amend, "MAX_CACHED", 3)
+    monkeypatch.setattr(amended, "_cache", OrderedDict())
+    monkeypatch.setattr(amended, "MAX_CACHED", 3)
     base = load_ruleset("forty-thieves").data
     datas = [amend.apply_all(base, [amend.parse(f"set piles.tableau.count {n}")]) for n in range(5, 11)]
     compiled = []
     for data in datas:
         compiled.append(amend.compile_data(data))
-        assert len(amend._cache) <= 3
-    assert list(amend._cache) == [amend.data_key(d) for d in datas[-3:]]  # the oldest are forgotten
+        assert len(amended._cache) <= 3
+    assert list(amended._cache) == [amend.data_key(d) for d in datas[-3:]]  # the oldest are forgotten
     assert amend.compile_data(datas[-1]) is compiled[-1]
     again = amend.compile_data(datas[0])
     assert again is not compiled[0] and len(again.groups["tableau"].piles) == 5  # compiled again, the same rules
@@ -1055,7 +1059,7 @@ def test_a_fresh_deal_number_is_at_most_max_seed_and_new_takes_no_more_digits(mo
 
 
 def test_rules_and_yaml_allow_the_same_nesting_and_rules_refuses_deeper_before_parsing(tmp_path, monkeypatch):
-    from kallisti.grammar import rules_front
+    from kallisti.grammar import rules_front, rules_lines
     from kallisti.model.located import MAX_DEPTH, load_yaml
 
     def nested(n: int) -> str:
@@ -1065,12 +1069,12 @@ def test_rules_and_yaml_allow_the_same_nesting_and_rules_refuses_deeper_before_p
     rules_front.parse_rules(f"extends forty-thieves\ngame: Deep\nset deck.marks.x {nested(MAX_DEPTH)}\n")
     assert refusal(load_yaml, f"x: {nested(MAX_DEPTH + 1)}\n", "<test>").code == "yaml-depth"
     # One bracket more is refused at that bracket, by a scan of the line before the parser builds any tree.
-    real_parse = rules_front.Lark.parse
+    real_parse = rules_lines.Lark.parse
 
     def parse(self, text, *args, **kwargs):
         assert "[" * (MAX_DEPTH + 1) not in text, "the line too deep was parsed"
         return real_parse(self, text, *args, **kwargs)
 
-    monkeypatch.setattr(rules_front.Lark, "parse", parse)
+    monkeypatch.setattr(rules_lines.Lark, "parse", parse)
     finding = refusal(rules_front.parse_rules, f"extends forty-thieves\ngame: Deep\nset deck.marks.x {nested(MAX_DEPTH + 1)}\n")
     assert (finding.code, finding.pos.line, finding.pos.column) == ("too-deep", 3, 18 + MAX_DEPTH)

@@ -344,6 +344,57 @@ def test_a_layout_edit_waits_for_the_next_deal_and_an_edit_back_cancels_it(watch
     assert any(line.startswith("t12 ") for line in out[out.index("Forty Thieves, deal 3"):])
 
 
+UP_OR_DOWN = ["   - piles.tableau.build rank-down: require card.rank == top.rank - 1  (builds down)",
+              "   + piles.tableau.build rank-up-or-down: require card.rank == top.rank + 1 or card.rank == "
+              "top.rank - 1  (builds up or down)"]
+
+
+def test_an_edit_of_rules_alone_applies_at_once_while_an_earlier_layout_edit_waits(watched, tmp_path):
+    path = watched
+    rules = load_ruleset(path)
+    game = win_game(rules)
+    save = tmp_path / "waiting.json"
+    script = edited(path, ["d", ("    count: 10\n", "    count: 12\n"), "t4 t10",
+                           ("build: down in suit", "build: up or down in suit"), "t4 t10", f"save {save}", "new 3"])
+    code, out = session(game, script, RulesWatcher(path, rules))
+    # the layout edit waits, and the build rule still holds: 10♠ cannot go on 9♠
+    assert any(line.startswith(f"{path} reloaded: it changes the deck or the piles") for line in out)
+    assert len(refusals(out)) == 1 and "clause rank-down" in refusals(out)[0]
+    # the later edit of a rule alone applies from the next move; the layout edit still waits, and is shown with it
+    now = out.index(f"{path} reloaded: the new rules apply from the next move")
+    assert out[now + 1:now + 3] == UP_OR_DOWN
+    assert out[now + 3:now + 5] == [f"{path} also changes the deck or the piles: they take effect from the next deal "
+                                    "(`new` deals again)", "   ~ piles.tableau.count: 10 -> 12"]
+    assert "10♠ from t4 to t10" in out and game.moves_made == 2  # on the ten piles of the table in play
+    assert [ev["type"] for ev in game.events] == ["move", "rules", "move"]
+    dealt = out[out.index("Forty Thieves, deal 3"):]
+    assert any(line.startswith("t12 ") for line in dealt)  # the next deal has the new layout
+    loaded, waiting = load_game(save, with_next_deal=True)
+    # the save keeps both: the rules in play on ten piles, and the whole file waiting for the next deal
+    assert len(loaded.rules.groups["tableau"].piles) == 10
+    assert [c["id"] for c in loaded.rules.data["piles"]["tableau"]["build"]] == ["rank-up-or-down", "same-suit"]
+    assert [ev["type"] for ev in waiting] == ["rules"]
+    assert data_key(waiting[0]["resolved"]) == data_key(load_ruleset(path).data)
+
+
+def test_an_edit_of_the_layout_and_a_rule_at_once_applies_the_rule_now_and_the_layout_at_the_next_deal(watched):
+    path = watched
+    rules = load_ruleset(path)
+    game = win_game(rules)
+    script = edited(path, ["d", ("    count: 10\n", "    count: 12\n"), ("build: down in suit", "build: up or down in suit"),
+                           "t4 t10", "u", "u", "u", "t4 t10"])
+    code, out = session(game, script, RulesWatcher(path, rules))
+    now = out.index(f"{path} reloaded: the new rules apply from the next move")
+    assert out[now + 1:now + 5] == UP_OR_DOWN + [f"{path} also changes the deck or the piles: they take effect from the "
+                                                 "next deal (`new` deals again)", "   ~ piles.tableau.count: 10 -> 12"]
+    assert "10♠ from t4 to t10" in out
+    # undo takes back the move, then the layout waiting for the next deal, then the edit's rules
+    undone = [line for line in out if line.startswith("undone")]
+    assert undone == ["undone", "undone: the change waiting for the next deal", "undone: the rule change"]
+    assert len(refusals(out)) == 1 and "clause rank-down" in refusals(out)[0]
+    assert game.rules is rules
+
+
 # -- the diff --------------------------------------------------------------------------------------
 def test_the_diff_names_what_changed(forty):
     from kallisti.interpreter import amend

@@ -21,6 +21,7 @@ from kallisti.interpreter.game import Game
 from kallisti.model.ruleset import load_ruleset
 from kallisti.solver.simulate import DealOutcome, DealPlay, play_deal
 from kallisti.solver.strategies import RandomStrategy
+from shipped import shipped
 
 RULESETS = Path(kallisti.__file__).parent / "rulesets"
 
@@ -30,7 +31,7 @@ def shipped_patiences() -> list[str]:
     names = []
     for path in sorted(RULESETS.iterdir()):
         if path.suffix in (".yaml", ".rules"):
-            rules = load_ruleset(path.stem)
+            rules = shipped(path.stem)  # loaded once per process: every worker collects this file
             if rules.pile_count and rules.match is None and rules.table is None:
                 names.append(path.stem)
     return names
@@ -97,7 +98,7 @@ def assert_same_playouts(rules, seed: int, cap: int, fast_path: bool) -> None:
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("name", PLAIN + GENERAL)
 def test_a_playout_plays_as_the_step_by_step_path(name, seed):
-    rules = load_ruleset(name)
+    rules = shipped(name)
     for cap in CAPS:
         assert_same_playouts(rules, seed, cap, fast_path=name in PLAIN)
 
@@ -176,7 +177,7 @@ def stepped_deal(rules, seed: int, cap: int) -> tuple[DealOutcome, Game]:
 @pytest.mark.parametrize("name", SHIPPED)
 def test_simulate_plays_a_random_deal_as_the_step_by_step_path(name):
     """`play_deal(..., "random")` takes the engine's loop: the same outcome, moves and final position."""
-    rules = load_ruleset(name)
+    rules = shipped(name)
     for seed in (1, 2):
         for cap in (400, 37):
             game = Game(rules, seed=seed)

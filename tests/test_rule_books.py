@@ -10,7 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from kallisti.cli.app import app
-from kallisti.cli.rulebook import build_book, display_name, render_html, render_md
+from kallisti.rulebook.build import build_book, display_name
+from kallisti.rulebook.render import render_html, render_md
 from kallisti.model.loader import shipped_games
 from kallisti.model.ruleset import load_ruleset
 

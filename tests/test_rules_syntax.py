@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kallisti.errors import KallistiError
-from kallisti.grammar.rules_front import macro_phrases, parse_rules
+from kallisti.grammar.rules_front import parse_rules
+from kallisti.grammar.rules_words import macro_phrases
 from kallisti.grammar.rules_writer import to_rules
 from kallisti.interpreter.game import Game
 from kallisti.model.loader import parse_file, shipped_games

@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 
 from kallisti.errors import KallistiError
 from kallisti.grammar.changes import parse_change, parse_changes
-from kallisti.grammar.rules_front import TOP_KEYS, parse_rules, resolve_path
+from kallisti.grammar.rules_front import parse_rules
+from kallisti.grammar.rules_paths import resolve_path
+from kallisti.grammar.rules_words import TOP_KEYS
 from kallisti.grammar.rules_writer import change_text, to_rules
 from kallisti.interpreter.amend import amend
 from kallisti.model.loader import parse_file, shipped_games

@@ -1,6 +1,7 @@
 """Every test that the seed-sentence tables in docs/sentences/ name exists, so the tables cannot drift."""
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -11,9 +12,10 @@ TABLES = sorted((ROOT / "docs" / "sentences").glob("*.md"))
 REFERENCE = re.compile(r"`(?:tests/)?(test_[a-z0-9_]+\.py)::(test_[A-Za-z0-9_]+)(?:\[[^\]]*\])?`")
 
 
-def _tests_in(path: Path) -> set[str]:
+@functools.cache  # a table names many tests of the same file: each file is parsed once
+def _tests_in(path: Path) -> frozenset[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")}
+    return frozenset(node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"))
 
 
 @pytest.mark.parametrize("table", [t for t in TABLES if t.name != "README.md"], ids=lambda p: p.stem)

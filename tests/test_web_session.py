@@ -298,7 +298,56 @@ def test_a_bot_in_the_first_seat_acts_when_the_match_is_made_and_after_the_perso
     assert s.state()["match"]["waiting"] == {**s.state()["match"]["waiting"], "seat": 1, "what": "ack"}
     s.acknowledge()
     done = s.acknowledge()  # then the bot deals and plays its turn, and the person is Player X
-    assert done["bot"][-1]["what"] == "move" and done["said"][-1].startswith("turn over")
+    last = done["bot"][-1]  # the turn's end is told with the move that ended it, and the table after each move shown
+    assert last["what"] == "move" and last["said"][-1].startswith("turn over (") and ": bot scores " in last["said"][-1]
+    assert all(a["piles"] for a in done["bot"] if a["what"] == "move")
+    assert [p["cards"] for p in last["piles"]] == [p["cards"] for p in s.state()["piles"]]
     m = s.state()["match"]
     assert m["waiting"]["what"] == "player-x" and m["waiting"]["seat"] == 1 and m["current"] == 0
     assert s.state()["piles"] and s.state()["legal"] == []  # the bot's finished turn is shown while Player X decides
+
+
+# -- dealing, auto-complete, what a game is -----------------------------------------------------------------------
+def test_a_deal_names_the_cards_it_dealt_or_the_piles_it_dealt_to():
+    s = session("forty-thieves", 5)
+    said = s.deal()["said"]
+    top = s.state()["piles"][[p["tag"] for p in s.state()["piles"]].index("w")]["cards"][-1]
+    assert said == [f"deal from s: {top['text']} to w"]
+    assert session("spider", 7).deal()["said"] == ["deal from s: 10 cards to t1..t10"]
+
+
+def test_auto_finishes_a_game_won_by_force_in_one_step_as_the_terminals_a_does():
+    from kallisti.solver.autoplay import Autoplay
+
+    s = session("forty-thieves", 5)
+    for text in moves_of(SOLUTIONS / "forty-thieves-5.moves"):
+        if Autoplay().won_by_force(s.game):
+            break
+        s.move(text)
+    made = s.state()["moves_made"]
+    done = s.auto()
+    assert done["said"][0].startswith("auto: ") and s.state()["status"] == "won"
+    assert s.state()["moves_made"] == made + 1  # one step: one undo takes the whole ending back
+    s.undo()
+    assert s.state()["moves_made"] == made and s.state()["status"] == "playing"
+
+
+def test_a_turn_is_told_with_the_person_conjugated():
+    s = match_session(("you", "bot:random"), seed=1)
+    s.acknowledge()
+    s.acknowledge()
+    while s.state()["match"]["waiting"]["what"] == "move" and s.state()["match"]["current"] == 0:
+        said = s.move(s.state()["legal"][0]["text"])["said"]
+    told = [line for line in said if line.startswith("turn over")]
+    assert told and ": you score " in told[0]
+
+
+def test_a_games_goal_and_rules_in_short_come_from_its_rule_book():
+    from kallisti.web.summary import game_summary
+
+    decade = game_summary(load_ruleset("decade"))
+    assert decade["goal"] == "The game is won when all 52 cards of the pack are on the discard (x)."
+    assert not any("foundation" in line for line in decade["rules"])  # Decade has none
+    thieves = game_summary(load_ruleset("forty-thieves"))
+    assert "tableau: builds down in suit; a space takes any card; may leave top card" in thieves["rules"]
+    assert thieves["description"].endswith("the standard published rules agree.")  # whole, not cut

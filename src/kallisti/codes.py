@@ -178,6 +178,8 @@ _SUMMARIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("change-endless", "With a rule change, no trial deal ends within the move cap, though all did before it."),
         ("change-left-behind", "A `replace` change leaves in its rule a clause that refuses every move a part of the "
                                "new clause newly allows."),
+        ("change-moves-runs", "A rule change lets several cards leave a pile at once where one card at a time did before "
+                              "(a warning shown to whoever makes it: `take` moves runs, `take_from` says which cards)."),
         ("change-no-way-back", "A rule change would leave its player able to do nothing as Player X (neither a change "
                                "nor a revoke), so it could never be revoked."),
         ("revoke-here", "A `revoke` is given where there is no match change log to take a change back from."),

@@ -78,6 +78,9 @@ LIMITS = (
           "steps of all the evaluations of one rule as a ruleset loads (tables, checks)", "`expr-too-costly`"),
     Limit("MAX_POSITION_STEPS", "kallisti.interpreter.compiler",
           "steps of all the evaluations of one rule in one position of a game", "`expr-too-costly`"),
+    Limit("MAX_HISTORY_MOVES", "kallisti.interpreter.history",
+          "moves since the deal a rule reads through `moves` (the most recent; `last_move` and a pile's `played` read "
+          "every move)", "older moves are not read; a quantifier over them is costed at this many items"),
     Limit("MAX_INT_RESULT", "kallisti.interpreter.compiler", "a product computed by a rule (either sign)",
           "`rule-error` at load; at run time the move judged is refused (`check-rule-error`, `change-error`), and "
           "a failing win, lose or score rule stops play (`rule-runtime`)"),
@@ -113,8 +116,8 @@ LIMITS = (
     Limit("MAX_TABLES", "kallisti.model.ruleset", "tabulated rules kept", "forgotten"),
     Limit("MAX_TABLE_BYTES", "kallisti.model.ruleset",
           "bytes of the tabulated rules kept (a pair rule of the largest deck is 8.3 MB)", "the least recently used are forgotten"),
-    Limit("MAX_CACHED", "kallisti.interpreter.amend", "compiled rulesets of rule changes kept", "forgotten"),
-    Limit("MAX_CACHED_BYTES", "kallisti.interpreter.amend",
+    Limit("MAX_CACHED", "kallisti.model.amended", "compiled rulesets of rule changes kept", "forgotten"),
+    Limit("MAX_CACHED_BYTES", "kallisti.model.amended",
           "bytes of the rule tables of the compiled rulesets of rule changes kept",
           "the least recently used are forgotten (the last one compiled is kept)"),
     Limit("MAX_EVALUATORS", "kallisti.interpreter.table", "hand evaluators kept per base evaluator", "forgotten"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,9 @@ def server():
             pytest.fail("the server did not start")
         time.sleep(0.02)
     host, port = sock.getsockname()[:2]
+    # The list of games loads every shipped ruleset, which takes seconds: done once here, not in a test's first step.
+    with urllib.request.urlopen(f"http://{host}:{port}/api/games", timeout=120) as answer:
+        assert answer.status == 200
     yield f"http://{host}:{port}"
     srv.should_exit = True
     thread.join(timeout=10)

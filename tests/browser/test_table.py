@@ -72,6 +72,12 @@ def message(page) -> tuple[str, str]:
     return m.get_attribute("data-kind") or "", m.inner_text()
 
 
+def skip_bot_turn(page) -> None:
+    """Skip to the end of the bot's turn the page is playing out move by move."""
+    page.locator("#bot-turn").wait_for(state="visible")
+    page.click("#skip-bot")
+
+
 def rest_pointer(page) -> None:
     """The pointer off every button, so no hover shows in a screenshot."""
     page.mouse.move(2, 790)
@@ -340,12 +346,14 @@ def test_discordian_honour_rules_and_a_rule_change_through_the_editor(page, api,
     # The bot plays first, so after the honour rules the person is Player X at once.
     sid = open_game(page, "#discordian/3?players=bot,you")
     assert page.locator(".seat").count() == 2
-    for _ in range(2):  # the two rules of politeness, at the start of the match
+    for i in range(2):  # the two rules of politeness, at the start of the match; then the bot's turn, played out
         honour = page.locator(".honour")
         honour.wait_for()
         says = honour.locator(".says").inner_text()
         drawn = shown(page)
         page.click("button.acknowledge")
+        if i == 1:
+            skip_bot_turn(page)
         wait_redrawn(page, drawn)
         assert any(says in line for line in page.locator(".log li").all_inner_texts())
     st = state(api, sid)

@@ -397,14 +397,14 @@ def big(tmp_path_factory):
 
 def test_the_shared_rule_tables_stay_within_their_bytes_with_the_largest_deck(big, monkeypatch):
     from kallisti.interpreter import amend
-    from kallisti.model import ruleset
+    from kallisti.model import amended, ruleset
 
     pair_table = (big.deck.size + 1) ** 2
     assert big.deck.size == 2880 and len(big.groups["tableau"].build.pair_table) == pair_table  # 8.3 MB
     monkeypatch.setattr(ruleset, "_tables", dict(ruleset._tables))
     monkeypatch.setattr(ruleset, "MAX_TABLE_BYTES", 3 * pair_table + 100_000)  # 3 tables, and small ones
-    monkeypatch.setattr(amend, "_cache", type(amend._cache)())
-    monkeypatch.setattr(amend, "MAX_CACHED_BYTES", 5 * pair_table)  # 2 rulesets of 2 tables each
+    monkeypatch.setattr(amended, "_cache", type(amended._cache)())
+    monkeypatch.setattr(amended, "MAX_CACHED_BYTES", 5 * pair_table)  # 2 rulesets of 2 tables each
     made = []
     real = ruleset.Rule._tabulate_pairs
     monkeypatch.setattr(ruleset.Rule, "_tabulate_pairs", lambda self, *a: made.append(1) or real(self, *a))
@@ -412,9 +412,9 @@ def test_the_shared_rule_tables_stay_within_their_bytes_with_the_largest_deck(bi
         amend.compile_data(amend.apply_all(big.data, [amend.parse(
             f'forbid tableau.build "not-{n}": card.value == {n + 1} and top.value == {n + 2}')]))
         assert ruleset.table_cache_bytes() <= ruleset.MAX_TABLE_BYTES
-        assert amend.cached_bytes() <= amend.MAX_CACHED_BYTES
+        assert amended.cached_bytes() <= amended.MAX_CACHED_BYTES
     assert len(made) == 5  # every table was made, and the cache kept only the latest
-    assert ruleset.table_cache_bytes() > 2 * pair_table and len(amend._cache) == 2  # each ruleset: 2 tables of its own
+    assert ruleset.table_cache_bytes() > 2 * pair_table and len(amended._cache) == 2  # each ruleset: 2 tables of its own
 
 
 def test_a_table_larger_than_the_whole_cache_is_not_kept(big, monkeypatch):

@@ -124,9 +124,14 @@ def operator(name: str, code: str, plays: bool = False):
     return register
 
 
+# libyaml's emitter where PyYAML was built with it: the same text as the pure-Python one for every mutant (compared
+# over the mutants of seeds 1-3), written six times faster; the mutation test writes some five hundred files.
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
 def dump(data) -> str:
     """Ruleset data as a standalone YAML file."""
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=10**9)
+    return yaml.dump(data, Dumper=_DUMPER, sort_keys=False, allow_unicode=True, width=10**9)
 
 
 def standalone(data: dict, description: str) -> Mutant:

@@ -12,7 +12,7 @@ from .base import (BIG, RULE_KEYS, Shipped, add_clause, clause_expr, dealt, drop
                    rest_group, rest_size, row_cards, set_in, standalone, where, win_needs_all, win_needs_empty)
 
 GROUP_KEYS = ("role", "count", "tag", "deal", "prefill", "divert", "refill", "top_face_up", "reveal", "dealing", "build",
-              "empty", "take", "sequence", "discard", "discard_to", "flip", "turn", "redeals", "redeal")
+              "empty", "take", "take_from", "sequence", "discard", "discard_to", "flip", "turn", "redeals", "redeal")
 TOP_KEYS = ("extends", "game", "description", "deck", "piles", "auto", "compulsory", "lose", "win", "score", "honour",
             "match", "hands", "table", "modifiers", "layout", "add", "changes")
 RESERVED = ("card", "top", "pile", "source", "cards", "count", "deck", "first", "last", "ranks")
@@ -45,6 +45,16 @@ def misspelt_key(game, rng):
 
 
 # -- pile groups --------------------------------------------------------------------------------------------------
+@operator("unknown-take-mode", "schema")
+def unknown_take_mode(game, rng):
+    """A pile group's `take_from` names a place cards cannot leave from (`middle`): top, bottom, any and runs only."""
+    out = []
+    for name in pick(rng, list(piles(game.data))):
+        data = game.fresh()
+        data["piles"][name]["take_from"] = ["top", "middle"]
+        out.append(standalone(data, f"piles.{name}.take_from names middle"))
+    return out
+
 
 @operator("reserved-group-name", "reserved-name")
 def reserved_group_name(game, rng):

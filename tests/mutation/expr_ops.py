@@ -9,11 +9,13 @@ from .base import (JUDGED_KEYS, Expr, Shipped, add_clause, attributes, expressio
                    operator, pick, piles, replace_span, set_in, standalone, where, words)
 
 KEYWORDS = ("and", "or", "not", "in", "true", "false")
-VARIABLES = ("card", "top", "cards", "count", "pile", "source", "deck", "first", "last", "ranks", "hand")
+VARIABLES = ("card", "top", "cards", "count", "pile", "source", "deck", "first", "last", "ranks", "hand", "moves",
+             "last_move")
 FUNCTIONS = ("abs", "min", "max", "descending", "ascending", "same_suit", "same_color", "alternating_colors", "totals",
              "consecutive", "same_family", "all", "any", "count", "sum")
 ATTRIBUTES = ("rank", "suit", "family", "color", "colour", "value", "values", "marks", "pack", "face_up", "size", "empty",
-              "top", "face_down", "index", "cards", "movable", "count", "piles", "packs", "bottom")
+              "top", "face_down", "index", "cards", "movable", "count", "piles", "packs", "bottom", "played", "dealt",
+              "to")
 CALL = re.compile(r"\b([a-z_]+)\s*\(")
 BINDER = re.compile(r"\(\s*([A-Za-z_]\w*)\s+in\b")
 NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
@@ -67,6 +69,30 @@ def mistyped_expression(game, rng):
     numbers and `and` true/false."""
     return rewritten(game, rng, expressions(game.data),
                      lambda e: f"({e.text}) + 1" if e.type == "bool" else f"({e.text}) and true", "wrong type")
+
+
+@operator("moves-within-moves", "expr-too-costly")
+def moves_within_moves(game, rng):
+    """A pile rule gets a clause that goes through the moves made once for each move made: a million steps an
+    evaluation, past the bound of one evaluation (the moves a rule reads are bounded: MAX_HISTORY_MOVES)."""
+    places = [(n, k) for n, g in piles(game.data).items() for k in ("build", "empty", "take") if k in g]
+    out = []
+    for name, key in pick(rng, places):
+        data = add_clause(game.fresh(), name, key, "forbid", "count(m in moves: count(n in moves: n.dealt) > 0) > 3")
+        out.append(standalone(data, f"piles.{name}.{key} goes through the moves made for each move made"))
+    return out
+
+
+@operator("misspelt-move-attribute", "unknown-attribute")
+def misspelt_move_attribute(game, rng):
+    """A pile rule reads the last move made by an attribute it does not have (`last_move.dealed`)."""
+    places = [(n, k) for n, g in piles(game.data).items() for k in ("build", "empty", "take") if k in g]
+    out = []
+    for name, key in pick(rng, places):
+        wrong = misspell("dealt", rng, ATTRIBUTES)
+        data = add_clause(game.fresh(), name, key, "forbid", f"last_move.{wrong} and card.rank == first")
+        out.append(standalone(data, f"piles.{name}.{key} reads last_move.{wrong}"))
+    return out
 
 
 @operator("movable-in-rule", "expr-scope")

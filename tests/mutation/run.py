@@ -7,6 +7,7 @@ operators that break play, `kallisti check`), and print how often each operator'
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import random
 import tempfile
@@ -42,17 +43,19 @@ class Outcome:
         return self.operator.code in self.codes
 
 
-def sample(op: Operator, seed: int, limit: int = LIMIT) -> list[tuple[Shipped, Mutant]]:
-    """Up to `limit` mutants of `op`, chosen by the seed among its mutants of every shipped game."""
+@functools.cache
+def sample(op: Operator, seed: int, limit: int = LIMIT) -> tuple[tuple[Shipped, Mutant], ...]:
+    """Up to `limit` mutants of `op`, chosen by the seed among its mutants of every shipped game (made once per
+    process: the run and the fingerprint of a seed share them; mutants are frozen and never edited)."""
     made = [(g, m) for g in games() for m in op.make(g, random.Random(f"{seed}:{op.name}:{g.name}"))]
-    return random.Random(f"{seed}:{op.name}").sample(made, min(limit, len(made)))
+    return tuple(random.Random(f"{seed}:{op.name}").sample(made, min(limit, len(made))))
 
 
 def fingerprint(seed: int) -> str:
     """A digest of every operator's sampled mutants (games, descriptions and files) for the seed."""
     digest = hashlib.sha256()
     for op in OPERATORS:
-        for game, mutant in sample(op, seed):
+        for game, mutant in sample(op, seed, LIMIT):
             digest.update(repr((op.name, game.name, mutant.description, mutant.main, mutant.files)).encode())
     return digest.hexdigest()
 

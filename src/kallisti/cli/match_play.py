@@ -69,6 +69,10 @@ class _MatchSession:
         self.reported_turns = 0
         self.bannered = 0  # the turn whose banner was shown
         self.ended = False
+        # A deal from the stock waiting for the honour rules due before it (Match.deferred): what to say once it is
+        # made, and a bot's deal, listed among its moves only then, after its acknowledgements.
+        self.deal_said: str | None = None
+        self.bot_deal: str | None = None
 
     def over(self) -> bool:
         return self.ended
@@ -135,12 +139,18 @@ class _MatchSession:
         before the bots act), so a turn finished now was finished by this action: a move is that turn's last."""
         name = self.match.seats[seat].name
         if what == "move":
+            if self.match.deferred is not None:
+                self.bot_deal = detail
+                return
             self.bot_moves.append(detail)
             self._report_turns()
             return
         self._flush_bot_moves()
         if what == "ack":
             self.out(f"{name} acknowledges: {detail}")
+            if self.bot_deal is not None and self.match.deferred is None:
+                self.bot_moves.append(self.bot_deal)
+                self.bot_deal = None
         elif what == "shuffle":
             self.out(f"{name} {detail}")
         else:
@@ -211,6 +221,9 @@ class _MatchSession:
             elif len(words) == 1 and verb in ("ok", "ack", "done"):
                 rule = m.acknowledge(w.seat)
                 self.out(does(m.seats[w.seat].name, f"acknowledges: {rule.says}"))
+                if self.deal_said is not None and m.deferred is None:  # the deal waited for that rule: now made
+                    self.out(self.deal_said)
+                    self.deal_said = None
             elif len(words) == 1 and verb in ("shuffle", "keep"):
                 m.choose_shuffle(w.seat, verb == "shuffle")
             elif verb == "rule":
@@ -236,7 +249,12 @@ class _MatchSession:
         elif len(words) == 1 and verb in ("u", "undo"):
             self.out("undone" if m.undo(seat) else "nothing to undo in this turn")
         elif len(words) == 1 and verb in ("r", "redo"):
-            self.out("redone" if m.redo(seat) else "nothing to redo")
+            if not m.redo(seat):
+                self.out("nothing to redo")
+            elif m.deferred is not None:
+                self.deal_said = "redone"
+            else:
+                self.out("redone")
         elif len(words) == 1 and verb == "hint":
             from kallisti.solver.strategies import hint
 
@@ -254,7 +272,10 @@ class _MatchSession:
                 return
             said = narrate(game, mv)
             m.move(seat, mv)
-            self.out(said)
+            if m.deferred is not None:  # a deal waits for the honour rules due before it: said once it is made
+                self.deal_said = said
+            else:
+                self.out(said)
 
     def _rule(self, w, text: str) -> None:
         m = self.match
@@ -276,6 +297,8 @@ class _MatchSession:
         target_name = m.seats[target].name
         self.out(does(m.seats[w.seat].name, f"imposes {change.id} on {target_name}, from {hir(target_name)} next turn: "
                                             f"{change.text}"))
+        for finding in change.warnings:
+            self.out(f"  {finding}")
         for line in ruleset_diff(before.data, m.rules_for(target).data):
             self.out("   " + line)
 
@@ -330,5 +353,10 @@ class _MatchSession:
         self.bots = Bots(loaded)
         self.reported_turns = len(loaded.records)
         self.shown = None
+        self.bot_deal = None
+        deferred = loaded.deferred  # saved while a deal waited for its honour rules: said once they are acknowledged
+        self.deal_said = None
+        if deferred is not None:
+            self.deal_said = narrate(loaded.game, deferred[1]) if deferred[0] == "move" else "redone"
         self.out(f"loaded {visible(name)}: turn {loaded.turn}; scores: {self.scores_text()}")
         return None

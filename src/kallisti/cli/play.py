@@ -25,6 +25,8 @@ NEW_LOG = "`new` deals again under the rules as they stand, with a log of its ow
 HELP = (
     ("SRC DST [N]", "move the top card (N cards) of SRC to DST: `t3 f1`, `t2 t7 3`; a group's letter alone, as in "
                     "`t3 f`, is its first pile that takes the card"),
+    ("SRC@K DST [N]", "where the rules let cards leave from below the top: the K-th card of SRC from its bottom "
+                      "(with the N-1 above it), `c1@1 f`"),
     ("d", "deal from the stock"),
     ("u / r", "undo / redo a step"),
     ("a", "make the automatic moves now: the ruleset's, safe moves home, a game won by force"),
@@ -277,6 +279,39 @@ class RulesWatcher:
             return load_ruleset(self.path, text)
         except KallistiError as exc:
             return exc
+
+
+# The keys of a pile group that make the table's layout (with the group's name and place, and the deck but for its
+# shuffle): what Game.same_layout compares, and what a reloaded file cannot change before the next deal.
+LAYOUT_KEYS = ("count", "tag")
+
+
+def rules_on_table(new, game, where: Pos):
+    """The rules of `new` on the deck and the piles of `game`'s table, for `play --watch`: what of a reloaded file can
+    apply from the next move while its layout waits for the next deal. None when they cannot go without that layout
+    (a rule names a pile group the table lacks) or fail the trial a change must pass."""
+    from kallisti.interpreter import amend
+    from kallisti.interpreter.save import compile_resolved
+    from kallisti.model.located import plain
+
+    data, table = plain(new.data), plain(game.rules.data)
+    data["deck"] = {**table["deck"], "shuffle": data["deck"].get("shuffle", table["deck"].get("shuffle"))}
+    piles = {}
+    for name, group in table["piles"].items():
+        edited = data["piles"].get(name)
+        if edited is None:
+            piles[name] = group
+        else:
+            piles[name] = {k: v for k, v in edited.items() if k not in LAYOUT_KEYS}
+            piles[name].update({k: group[k] for k in LAYOUT_KEYS if k in group})
+    data["piles"] = piles
+    try:
+        rules = compile_resolved(data, where.source)
+    except KallistiError:
+        return None
+    if not game.same_layout(rules) or amend.trial_findings(rules, game.rules, where):
+        return None
+    return rules
 
 
 def _stdin_lines(interactive: bool) -> Iterable[str]:
@@ -567,9 +602,10 @@ class _Session:
         self.out(f"acknowledged: {h.says}")
         self.show_honour()
 
-    def honour_first(self) -> bool:
-        """Whether a move must wait for an honour rule (said so when it must)."""
-        due = self.honour_due()
+    def honour_first(self, m: int | None = None) -> bool:
+        """Whether a move (`m`, when known: a deal makes the `before deal` rules due) must wait for an honour rule
+        (said so when it must)."""
+        due = self.honour.ask(self.game, m) if m is not None else self.honour_due()
         if due:
             self.out(f"first acknowledge: {due[0].says} (type `ok`)")
         return bool(due)
@@ -683,22 +719,32 @@ class _Session:
             else:
                 self.out(f"{path} reloaded: no rule changed")
             return
-        try:
-            upcoming = self.next_rules()
-        except KallistiError:
-            upcoming = before
-        try:
-            adopt_rules(self.game, new, str(path))
-        except LayoutChanged:
-            self.waiting.clear()
-            self._wait({"type": "rules", "file": str(path), "resolved": new.plain()}, upcoming,
-                       f"{path} reloaded: it changes the deck or the piles, so it takes effect from the next deal "
-                       "(`new` deals again)")
-            return
-        self.waiting.clear()
+        layout_waits = not self.game.same_layout(new)
+        # What applies from the next move: the file's rules, on the deck and the piles of the table when its own
+        # wait for the next deal (so that an edit of rules alone never waits behind an edit of the layout).
+        now = rules_on_table(new, self.game, Pos(str(path), 1, 1)) if layout_waits else new
+        had_waiting = bool(self.waiting)
+        self.waiting.clear()  # the file is the whole ruleset: it replaces whatever waited
         self.unwaited.clear()
-        self.out(f"{path} reloaded: the new rules apply from the next move")
-        self._show_diff(before, new)
+        if now is not None and amend.data_key(now.data) != amend.data_key(before.data):
+            try:
+                adopt_rules(self.game, now, str(path))
+            except LayoutChanged:  # rules_on_table keeps the table's layout; kept as a guard all the same
+                now = None
+            else:
+                self.out(f"{path} reloaded: the new rules apply from the next move")
+                self._show_diff(before, now)
+        if not layout_waits:
+            if had_waiting:
+                self.out("nothing waits for the next deal any more")
+            return
+        adopted = now is not None and self.game.rules is now
+        # Shown against the rules in play: everything that still waits, earlier edits of the layout included.
+        self._wait({"type": "rules", "file": str(path), "resolved": new.plain()}, self.game.rules,
+                   f"{path} also changes the deck or the piles: they take effect from the next deal (`new` deals again)"
+                   if adopted else
+                   f"{path} reloaded: it changes the deck or the piles, so it takes effect from the next deal "
+                   "(`new` deals again)")
 
     def undo(self) -> None:
         """`u`: take back the last step: a change waiting for the next deal, a rule change or a move."""
@@ -893,7 +939,7 @@ class _Session:
         except MoveRefused as exc:
             self.out(f"refused: {exc}{self._compulsory_note()}")
             return
-        if self.honour_first():
+        if self.honour_first(m):
             return
         said = narrate(game, m)
         made = game.play(m)

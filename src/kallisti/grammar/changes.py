@@ -3,7 +3,7 @@
 `parse_change(text)` reads one statement into one patch of the model (docs/model.md §2), as an
 LDict whose keys and values carry the positions of the statement's text; `parse_changes(text)`
 reads several, one per line. The grammar is change.lark; the value of `set PATH VALUE` and
-`add PATH VALUE` is read by rules_front.parse_value according to the path (an expression, pile
+`add PATH VALUE` is read by rules_paths.parse_value according to the path (an expression, pile
 text, or a flow value). A path may leave out `piles.` (`tableau.build`), and `GROUP.columns` or
 `GROUP.piles` name `piles.GROUP.count`; a path that starts with a top-level key (`deck.shuffle`,
 `honour.no-spitting`, `match.loses_at`) is taken as written. An honour rule is written as in a
@@ -22,26 +22,15 @@ from __future__ import annotations
 import functools
 import re
 
-from lark import Lark
-
 from kallisti.errors import Finding, KallistiError, Pos
-from kallisti.grammar.cache import lark_parser
-from kallisti.grammar.rules_front import (
-    Line, LineError, expr_text, finding, flow_value, honour_rule, kind, layout, lose_fields, parse_line, parse_value,
-    path_parts, pattern_fields, put, resolve_path, rules_parser, unquote,
-)
+from kallisti.grammar.rules_lines import Line, LineError, finding, kind, layout, parse_line
+from kallisti.grammar.rules_paths import parse_value, path_parts, resolve_path
+from kallisti.grammar.rules_values import expr_text, flow_value, honour_rule, lose_fields, pattern_fields, put, unquote
+from kallisti.grammar.rules_words import change_parser, rules_parser
 from kallisti.model.located import LDict, LList
-from kallisti.model.loader import validator_class
+from kallisti.schema import PATCH_SCHEMA, schema, validator_class
 
 ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]*")
-
-
-@functools.lru_cache(maxsize=1)
-def change_parser() -> Lark:
-    """The LALR parser of change.lark (with the expression grammar imported), made once a process when first needed
-    (from the parser cache: grammar/cache.py)."""
-    return lark_parser("change.lark", parser="lalr", lexer="contextual", start="change", propagate_positions=True,
-                       maybe_placeholders=True)
 
 
 def title_id(title: str) -> str:
@@ -181,8 +170,6 @@ def _no_children(ln: Line, text: str) -> None:
 
 @functools.lru_cache(maxsize=1)
 def _patch_schema() -> dict:
-    from kallisti.schema import PATCH_SCHEMA, schema
-
     return {**PATCH_SCHEMA, "$defs": schema("file")["$defs"]}
 
 

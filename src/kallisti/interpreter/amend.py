@@ -5,7 +5,8 @@ A change is adopted only when every stage passes (docs/model.md §2 and §14):
 1. parse — the rule-change language (`grammar/changes.py`) gives one patch with the positions of
    its text, so every later finding points at a line and column of what the player typed;
 2. apply — `apply_patch` on a copy of the effective data (the ruleset is never modified);
-3. check — the resolved schema, then compiling the ruleset, which runs the semantic checks;
+3. check — the resolved schema, then compiling the ruleset, which runs the semantic checks (applying and compiling
+   are the model's, `model/amended.py`, which keeps each distinct result compiled once);
 4. trial — a few seeded deals played on copies by a random player: a change is refused when its
    rules cannot be dealt, raise an error while playing, or make play unable to end within the move
    cap where the rules before it could. A change that merely makes the game harder is adopted.
@@ -15,25 +16,22 @@ Nothing here touches the game being played, so a refused change leaves it exactl
 
 from __future__ import annotations
 
-import hashlib
-import json
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from kallisti.errors import Finding, KallistiError, Pos, caret
 from kallisti.interpreter.compiler import RuleRuntimeError
 from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
-from kallisti.model.located import LDict, copy, plain
+from kallisti.model.amended import MAX_CACHED, apply_all, compile_data, data_key
+# The bounds of the cache of compiled changes, where limits.py lists them.
+from kallisti.model.amended import MAX_CACHED_BYTES  # noqa: F401
+from kallisti.model.located import LDict
 
 TRIAL_DEALS = 3  # seeded deals a change is tried on
 TRIAL_CAP = 2000  # moves a trial deal may take before play counts as unable to end
 TRIAL_SEED = 0x7A1A1  # the trial's own deals: never the match's, so a trial shifts no deal
-MAX_CACHED = 128  # compiled rulesets kept, keyed by their data
-# ... and the bytes of their rule tables: a ruleset of the largest deck holds 8.3 MB for each pair rule, so 128 of
-# them could hold gigabytes. Kept past this only the ruleset compiled last.
-MAX_CACHED_BYTES = 64_000_000
+
 
 
 @dataclass(frozen=True)
@@ -44,65 +42,8 @@ class Amendment:
     patch: LDict
     data: LDict
     rules: object  # Ruleset
-
-
-_cache: "OrderedDict[str, object]" = OrderedDict()
-# The web server checks changes of several sessions on worker threads at once: a cache is read and trimmed under this
-# lock, so that one thread's eviction never removes the entry another has just found.
-_lock = threading.RLock()
-
-
-def data_key(data) -> str:
-    """A hash of a ruleset's data: equal data, equal key."""
-    return hashlib.sha256(json.dumps(plain(data), sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-
-
-def compile_data(data: LDict, where: Pos | None = None):
-    """The compiled Ruleset of resolved data, after the resolved schema; compiled once per distinct data.
-    The data come from rule changes made during play, which may leave the game unwinnable."""
-    from kallisti.model.loader import schema_findings
-    from kallisti.model.ruleset import Ruleset
-
-    key = data_key(data)
-    with _lock:
-        rules = _cache.get(key)
-        if rules is not None:
-            _cache.move_to_end(key)
-            return rules
-    findings = schema_findings(data, "resolved", where or data.pos or Pos("<ruleset>"))
-    if findings:
-        raise KallistiError(findings)
-    rules = Ruleset(data, during_play=True)
-    _remember(key, rules)
-    return rules
-
-
-def _remember(key: str, rules) -> None:
-    """Keep a compiled ruleset, forgetting the least recently used ones past MAX_CACHED of them or MAX_CACHED_BYTES
-    bytes of rule tables."""
-    with _lock:
-        _cache[key] = rules
-        kept = cached_bytes()
-        while len(_cache) > 1 and (len(_cache) > MAX_CACHED or kept > MAX_CACHED_BYTES):
-            kept -= _cache.popitem(last=False)[1].table_bytes()
-
-
-def cached_bytes() -> int:
-    """The bytes of the rule tables of the compiled rulesets kept (at most MAX_CACHED_BYTES, unless the one
-    compiled last holds more alone)."""
-    with _lock:
-        return sum(rules.table_bytes() for rules in _cache.values())
-
-
-def apply_all(base: LDict, patches: Sequence[dict]) -> LDict:
-    """`base ⊕ patches`: each applied in order to a copy (the base is never modified)."""
-    from kallisti.model.loader import normalise
-    from kallisti.model.patch import apply_patch
-
-    data = copy(base)
-    for patch in patches:
-        data = apply_patch(data, patch, normalise)
-    return data
+    # What the player who makes it should know, though it is adopted (`runs_warnings`): shown to Player X.
+    warnings: tuple = ()
 
 
 def parse(text: str, source: str = "<change>") -> LDict:
@@ -149,7 +90,26 @@ def amend(current: LDict, text: str, *, source: str = "<change>", baseline=None,
                 raise KallistiError(findings)
     except KallistiError as exc:
         raise KallistiError(_for_change(exc.findings, patch, text, source, current, baseline, suggest, screen)) from None
-    return Amendment(text, patch, data, rules)
+    where = _change_pos(patch, source) if isinstance(patch, LDict) else Pos(source, 1, 1)
+    return Amendment(text, patch, data, rules, runs_warnings(baseline, rules, where))
+
+
+def runs_warnings(before, after, where: Pos) -> tuple[Finding, ...]:
+    """A warning for each group whose piles gave one card at a time under `before` and give several at once under
+    `after` (`set field.take any` lets a whole column go where a card went): the change may mean another card."""
+    if before is None:
+        return ()
+    most_before = dict(zip(before.groups, before.move_tables()[2]))
+    out = []
+    for name, most in zip(after.groups, after.move_tables()[2]):
+        if most > 1 and most_before.get(name) == 1:
+            tag = after.tag_of[after.groups[name].piles[0]]
+            out.append(Finding(
+                "change-moves-runs", f"with this change up to {most} cards may leave a pile of the {name} at once, "
+                f"where one card at a time did before", where, severity="warning",
+                suggestion=f"to let another single card leave instead, keep `take` and set `{name}.take_from` "
+                           f"(top, bottom, any, runs; `{tag}@1` then names a pile's first card)"))
+    return tuple(out)
 
 
 # The warnings that say a change's own text does nothing as written (or refuses every move): refused at the change.
@@ -226,7 +186,7 @@ def _change_pos(patch, source: str) -> Pos:
 
 def _short(path: str) -> str:
     """A path as a rule change may write it: `piles.field.count` is `field.count`."""
-    from kallisti.grammar.rules_front import TOP_KEYS
+    from kallisti.grammar.rules_words import TOP_KEYS
 
     parts = str(path).split(".")
     return ".".join(parts[1:]) if len(parts) > 1 and parts[0] == "piles" and parts[1] not in TOP_KEYS else str(path)
@@ -403,6 +363,8 @@ def _rows(current, parts: list, value):
 
 
 _trials: "OrderedDict[tuple, object]" = OrderedDict()
+# Trials of several sessions run on worker threads at once (the web server): the cache is read and trimmed under it.
+_lock = threading.Lock()
 
 
 def trial_findings(rules, baseline, where: Pos, deals: int = TRIAL_DEALS, cap: int = TRIAL_CAP) -> list[Finding]:

@@ -8,12 +8,14 @@ from typing import Any, Callable
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
 from kallisti.grammar.expressions import (MAX_EXPRESSION_CHARS, Attr, Bool, Call, ListLit, Name, Node, Num, Op, Quant, Str,
                                           parse_expression)
+from kallisti.interpreter.history import MAX_HISTORY_MOVES, NO_MOVE, MoveMade
 from kallisti.interpreter.ranknames import WORDS as RANK_WORDS, rank_words
 
 # Types of the expression language. A "list:T" is a finite collection of T.
 INT, BOOL, RANK, SUIT, COLOR, CARD, PILE, GROUP, STR, MARK, DECK = (
     "int", "bool", "rank", "suit", "color", "card", "pile", "group", "str", "mark", "deck")
 CARDS, PILES, INTS, MARKS = "list:card", "list:pile", "list:int", "list:mark"
+MOVE, MOVES = "move", "list:move"  # a move made (kallisti.interpreter.history), and the moves since the deal
 
 # Which variables each kind of rule may name, and their types.
 BUILD_SCOPE = {"card": CARD, "top": CARD, "pile": PILE, "source": PILE, "cards": CARDS, "count": INT}
@@ -33,7 +35,9 @@ HAND_SCOPE = {"cards": CARDS, "count": INT, "hand": CARDS}
 # quantifier's variable may take one (`any(card in tableau: ...)` would read as the moving card).
 RESERVED = {"card": "the card a rule judges", "top": "the card it goes on", "cards": "the cards that move",
             "count": "how many cards move", "pile": "the pile a rule judges", "source": "the pile the cards leave",
-            "hand": "the whole hand"}
+            "hand": "the whole hand", "moves": "the moves made since the deal", "last_move": "the last move made"}
+# The names of the moves made, in every rule but a hand's (kallisti.interpreter.history): what each is and its type.
+HISTORY_NAMES = {"moves": MOVES, "last_move": MOVE}
 
 MAX_INT_RESULT = 10**18  # arithmetic results beyond this are refused at run time
 MAX_TOTALS = 10_000  # distinct totals one `totals(...)` may make; beyond, the rule fails at run time
@@ -146,6 +150,7 @@ class Compiler:
         self.constants["last"] = (RANK, len(deck.ranks) - 1)
         self.constants["ranks"] = (INT, len(deck.ranks))
         self._known_places: dict[tuple, frozenset] = {}  # `places` of the rules' clauses, by (text, scope)
+        self.history_read = False  # whether any expression it compiled reads the moves made (`Ruleset.reads_history`)
         # Every rank also has its word (`king`, `ten`, `ace`), a constant like the others unless the word already names
         # a rank, suit, colour or mark of the deck; a pile group of that name hides it (and is no `reserved-name`).
         self.rank_words = {w: i for w, i in rank_words(deck.ranks).items() if w not in self.constants}
@@ -314,6 +319,11 @@ class Compiler:
         if name in self.groups:
             self._uses.add("state")
             return _const(name), GROUP
+        if name in HISTORY_NAMES and "hand" not in scope:
+            self._reads_history()
+            if name == "moves":
+                return (lambda c: c.game.trail.recent() if c.game is not None and c.game.trail is not None else []), MOVES
+            return (lambda c: c.game.trail.last() if c.game is not None and c.game.trail is not None else NO_MOVE), MOVE
         if name == "deck":
             return (lambda c: None), DECK
         if name in self.constants:
@@ -328,6 +338,13 @@ class Compiler:
         if name in _SLOT_GETTERS:
             raise self._error(node, "unknown-name", f"'{name}' has no meaning in this rule; it may name {', '.join(scope) or 'only groups and constants'}")
         raise self._error(node, "unknown-name", f"unknown name '{name}'", did_you_mean(name, choices))
+
+    def _reads_history(self) -> None:
+        """Note that the expression reads the moves made: that is the position, never a table's or a memo's."""
+        self.history_read = True
+        self._uses.update(("state", "history"))
+        self._places.add("position")
+        self._sizes = None
 
     def _c_Attr(self, node: Attr, scope):
         obj_fn, obj_type = self._compile(node.obj, scope)
@@ -362,6 +379,10 @@ class Compiler:
                     self._places.add(node.obj.name + ".state")  # the cards, size or faces of the pile a slot names
                 else:
                     self._places.add("position")  # of another pile
+            if name == "played":
+                self._reads_history()
+                return (lambda c: c.game.trail.played(c.state.piles[obj_fn(c)])
+                        if c.game is not None and c.game.trail is not None else []), CARDS
             if name == "movable":
                 if not self._allow_movable:
                     raise self._error(node, "expr-scope", "`movable` may be read only by win, lose and score conditions",
@@ -405,20 +426,30 @@ class Compiler:
                 return group_empty, BOOL
             if name == "piles":
                 return (lambda c: list(_metered(c, groups[obj_fn(c)]))), PILES
-        elif obj_type in (CARDS, PILES, INTS, MARKS):
+        elif obj_type == MOVE:
+            found = _MOVE_ATTRS.get(name)
+            if found is not None:
+                fn, typ = found
+                if name == "card":
+                    no_card = d.size
+                    return (lambda c: (obj_fn(c).cards or (no_card,))[0]), CARD
+                return (lambda c: fn(obj_fn(c))), typ
+        elif obj_type in (CARDS, PILES, INTS, MARKS, MOVES):
             if name == "size":
                 return (lambda c: len(obj_fn(c))), INT
-            if obj_type == CARDS and name in ("top", "bottom"):
-                no_card = d.size
+            if obj_type in (CARDS, MOVES) and name in ("top", "bottom"):
+                none = d.size if obj_type == CARDS else NO_MOVE
                 index = -1 if name == "top" else 0
-                return (lambda c: (obj_fn(c) or (no_card,))[index]), CARD
+                return (lambda c: (obj_fn(c) or (none,))[index]), obj_type[5:]
         elif obj_type == DECK:
             if name == "size":
                 return _const(d.size), INT
             if name == "packs":
                 return _const(d.packs), INT
-        known = {CARD: ["rank", "suit", "family", "color", "value", "values", "marks", "pack", "face_up"], PILE: list(_PILE_ATTRS) + ["movable"],
-                 GROUP: ["size", "count", "empty", "piles"], DECK: ["size", "packs"], CARDS: ["size", "top", "bottom"]}.get(
+        known = {CARD: ["rank", "suit", "family", "color", "value", "values", "marks", "pack", "face_up"],
+                 PILE: list(_PILE_ATTRS) + ["movable", "played"], GROUP: ["size", "count", "empty", "piles"],
+                 DECK: ["size", "packs"], CARDS: ["size", "top", "bottom"], MOVES: ["size", "top", "bottom"],
+                 MOVE: list(_MOVE_ATTRS)}.get(
                      obj_type, ["size"] if obj_type.startswith("list:") else [])  # a rank, suit, number… has none
         raise self._error(node, "unknown-attribute", f"{_a(obj_type)} has no attribute '{name}'", did_you_mean(name, known),
                           col=node.name_col)
@@ -569,6 +600,8 @@ class Compiler:
             return self._totals_bound(self._items(node.args[0]))[0]
         if self._types.get(id(node)) == CARDS:
             return d.size  # the moving cards, a pile's, a hand: cards of the deck, each at most once
+        if self._types.get(id(node)) == MOVES:
+            return MAX_HISTORY_MOVES
         return max(d.size + 1, len(self.group_of), MAX_EXPRESSION_CHARS)  # no list a rule makes is longer
 
     def _totals_bound(self, n: int) -> tuple[int, int]:
@@ -989,6 +1022,30 @@ _PILE_ATTRS = {
     "cards": (lambda st, p: st.piles[p], CARDS),
     "index": (None, INT),
 }
+
+def _move_pile(which: str):
+    """A move's pile (`source` or `to`); a rule that reads one before any move was made fails (the move is refused)."""
+    index = MoveMade._fields.index(which)
+
+    def pile(made):
+        p = made[index]
+        if p < 0:
+            raise RuleRuntimeError(f"no move has been made yet, so last_move has no {which} (test moves.size > 0 first)")
+        return p
+    return pile
+
+
+# What a rule may read of a move made (`last_move`, an item of `moves`); `card`, its bottom card, is made in
+# `_attribute` (an empty move's is the deck's no-card, as an empty list's `top` is).
+_MOVE_ATTRS = {
+    "cards": (lambda made: list(made.cards), CARDS),
+    "card": (None, CARD),
+    "count": (lambda made: len(made.cards), INT),
+    "source": (_move_pile("source"), PILE),
+    "to": (_move_pile("to"), PILE),
+    "dealt": (lambda made: made.dealt, BOOL),
+}
+
 
 def _relation_fn(op, a, b):
     """A comparison closure; a constant right-hand side is folded in."""

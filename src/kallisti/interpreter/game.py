@@ -8,6 +8,7 @@ from itertools import compress
 from kallisti.errors import Finding, KallistiError, Pos, error
 from kallisti.interpreter.compiler import (BUILD_SCOPE, DISCARD_SCOPE, EMPTY_SCOPE, PILE_STATE_SCOPE, SEQUENCE_SCOPE, SUM_SLOTS,
                                           TAKE_SCOPE, Ctx, RuleRuntimeError)
+from kallisti.interpreter.history import Trail
 from kallisti.interpreter.rng import STREAM_REDEAL, Rng
 from kallisti.interpreter.state import Dealer, initial_state, recount, shuffled_order
 
@@ -190,6 +191,18 @@ def _count_gate(rules, rule, most: int) -> bytes | None:
     return bytes(gate)
 
 
+def _placed_cards(piles, placed: tuple) -> tuple:
+    """The cards a deal placed (`_deal_from`'s record: the pile each card went to, in order), bottom first, read off
+    the tops of those piles just after the deal."""
+    seen: dict[int, int] = {}
+    cards = []
+    for d in reversed(placed):
+        i = seen.get(d, 0)
+        cards.append(piles[d][-1 - i])
+        seen[d] = i + 1
+    return tuple(reversed(cards))
+
+
 def require_piles(rules) -> None:
     """Refuse, with a pointer to `kallisti hand`, a ruleset that has no piles to play on (it only scores hands)."""
     if rules.pile_count == 0:
@@ -238,6 +251,11 @@ class Game:
         self.dirty: set[int] = set()
         self.key_owner: object = None
         self._build_indexes()
+        # The moves made, as rules that read them see them (`moves`, `last_move`, a pile's `played`); kept only for
+        # such rules (`_keep_trail`), None otherwise.
+        self.trail: Trail | None = None
+        if rules.reads_history:
+            self._keep_trail(True)
 
     def arrange(self, layout: dict[str, str], down: dict[str, int] | None = None) -> "Game":
         """Set up a position by hand (for scenarios and tests): `{"t1": "9S 8S", "f1": "AS"}`, cards bottom first.
@@ -269,6 +287,8 @@ class Game:
         self.redo_stack.clear()
         self.events.clear()
         self.redeal_positions.clear()
+        if self.trail is not None:
+            self.trail = Trail(self.deck.size)  # an arranged position: every card as if dealt there
         self._reindex()
         return self
 
@@ -289,6 +309,9 @@ class Game:
         ts.redeals.update(st.redeals)
         twin.redeal_positions = list(self.redeal_positions)
         twin.moves_played = self.moves_played
+        if self.trail is not None:
+            twin._keep_trail(True)
+            twin.trail = self.trail.copy()
         twin._reindex()
         return twin
 
@@ -300,7 +323,8 @@ class Game:
                      "refill_of", "accepts_on_top", "space_kinds_of", "open_of", "discard_sources", "discard_dest", "discard_base", "window_span",
                      "stock_info", "plain_moves", "deal_to", "diverts", "source_slot", "accepts_by_kind",
                      "win_sees", "plain_deals", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key", "empty_gates",
-                     "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts")
+                     "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts",
+                     "reach_sources", "reach_base", "move_bound")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -324,10 +348,14 @@ class Game:
         self.gindex = rules.gindex
         tables = rules.move_tables()
         self.onto, self.empty_ok, self.take_max, self.take_counts = tables
+        # Groups whose piles give cards from elsewhere than the top (`take_from`): their moves are found window by
+        # window (`_reach_moves`), never through the indexes of top cards.
+        reach = {gi for gi, g in enumerate(groups) if g.take_from != ("top",)}
+        self.reach_sources = [(p, gi) for gi in sorted(reach) if self.take_max[gi] > 0 for p in groups[gi].piles]
         # Per source pile: (pile, most cards that may leave at once, sequence rule or None, count table).
         self.source_info = [
             (p, self.take_max[gi], None if g.sequence.always else g.sequence, self._count_table(gi))
-            for gi, g in enumerate(groups) if self.take_max[gi] > 0 for p in g.piles]
+            for gi, g in enumerate(groups) if self.take_max[gi] > 0 and gi not in reach for p in g.piles]
         targets = [gi for gi, g in enumerate(groups) if not (g.build.never and g.empty.never)]
         kinds = self.deck.kinds
         kind_rep = {}
@@ -407,6 +435,10 @@ class Game:
         self.discard_dest = {p: dst for p, _, dst in self.discard_sources}
         self.window_span = self.deck.size + 1
         self.discard_base = self.window_span * self.P * self.P
+        # Moves of cards that do not reach their pile's top (`take_from`) start above every discard:
+        # reach_base + ((pile * span + start) * span + length) * P + destination.
+        self.reach_base = self.discard_base + self.P * self.window_span * self.window_span
+        self.move_bound = self.reach_base + self.P * self.P * self.window_span * self.window_span  # above every move
         # Memos of verdicts by the cards judged, for rules that read nothing else (see `_judges_cards_alone`): per
         # group, its `empty` rule's (a space that takes a whole suit), and per discard source, its discard rule's.
         self.empty_memos = [{} if _judges_cards_alone(g.empty) else None for g in groups]
@@ -449,7 +481,7 @@ class Game:
         # Whether every card move is one top card onto a pile the index alone judges (no runs, windows, clauses
         # beyond the tables, hands or refills): then `playout` may make moves inline, without undo records.
         self.plain_moves = not (self.run_sources or self.discard_sources or self.general_targets or self.has_checked
-                                or self.any_hand or any(self.refill_of))
+                                or self.any_hand or any(self.refill_of) or rules.reads_history or self.reach_sources)
         self._build_playout_tables()
 
     def _build_playout_tables(self) -> None:
@@ -667,7 +699,95 @@ class Game:
                                 out.append(head + d)
         if self.discard_sources:
             self._discard_moves(out)
+        if self.reach_sources:
+            self._reach_moves(out)
         return out
+
+    def _reach_moves(self, out: list[int]) -> None:
+        """The moves of piles whose group gives cards from elsewhere than the top (`take_from`): each window of face-up
+        cards its modes name that the take and sequence rules let go, to every pile whose rules take it. A window that
+        ends at the top is an ordinary card move; any other is a reach move (`reach_window`)."""
+        st = self.state
+        P, span, base, groups, gindex = self.P, self.window_span, self.reach_base, self.group_list, self.gindex
+        for src, gi in self.reach_sources:
+            pile = st.piles[src]
+            size = len(pile)
+            if size <= st.down[src]:
+                continue
+            g = groups[gi]
+            for start, n in self._windows(g, src, self.take_max[gi]):
+                ctx = self._window_ctx(src, start, n)
+                ctx.pile, ctx.top = src, -1  # a take rule's `pile` is the pile the cards leave
+                if not self._allows(g.take, ctx):
+                    continue
+                head = (n * P + src) * P if start + n == size else base + ((src * span + start) * span + n) * P
+                for d in range(P):
+                    if d == src:
+                        continue
+                    target = st.piles[d]
+                    dg = groups[gindex[d]]
+                    if target:
+                        if len(target) <= st.down[d]:
+                            continue
+                        rule, ctx.top = dg.build, target[-1]
+                    else:
+                        rule, ctx.top = dg.empty, st.no_card
+                    if rule.never:
+                        continue
+                    ctx.pile = d
+                    if self._allows(rule, ctx):
+                        out.append(head + d)
+
+    def _windows(self, group, src: int, most: int) -> list[tuple[int, int]]:
+        """(first place, length) of each window of face-up cards of pile src that its group's `take_from` names,
+        at most `most` cards long and a run by its sequence rule, each once."""
+        pile, down = self.state.piles[src], self.state.down[src]
+        size = len(pile)
+        seq = None if group.sequence.always else group.sequence
+        found: dict[tuple[int, int], None] = {}
+        for mode in group.take_from:
+            if mode == "bottom":
+                if down == 0:
+                    found[(0, 1)] = None
+                continue
+            starts = range(down, size) if mode in ("any", "runs") else ()
+            if mode == "any":
+                for i in starts:
+                    found[(i, 1)] = None
+                continue
+            if mode == "top":
+                starts = range(size - 1, max(down, size - most) - 1, -1)
+            for i in starts:
+                ends = [size] if mode == "top" else range(i + 1, min(size, i + most) + 1)
+                for end in ends:
+                    if seq is None or all(self._in_sequence(seq, pile[k + 1], pile[k]) for k in range(i, end - 1)):
+                        found[(i, end - i)] = None
+        return list(found)
+
+    def _in_sequence(self, seq, card: int, under: int) -> bool:
+        ctx = self.ctx
+        ctx.card, ctx.top = card, under
+        return self._allows(seq, ctx)
+
+    def _window_ctx(self, src: int, start: int, n: int) -> Ctx:
+        """The context of the n cards from place `start` of pile src, as `_move_ctx` makes it for the top n."""
+        ctx = self.ctx
+        cards = self.state.piles[src][start:start + n]
+        ctx.cards, ctx.card, ctx.count, ctx.source = cards, cards[0], n, src
+        return ctx
+
+    def reach_window(self, m: int) -> tuple[int, int, int, int]:
+        """(pile, first place, length, destination) of a reach move: cards taken from below a pile's top."""
+        rest, dst = divmod(m - self.reach_base, self.P)
+        rest, n = divmod(rest, self.window_span)
+        src, start = divmod(rest, self.window_span)
+        return src, start, n, dst
+
+    def encode_reach(self, src: int, start: int, n: int, dst: int) -> int:
+        """The move of the n cards from place `start` of pile src to dst: a card move when they reach the top."""
+        if start + n == len(self.state.piles[src]):
+            return self.encode(src, dst, n)
+        return self.reach_base + ((src * self.window_span + start) * self.window_span + n) * self.P + dst
 
     def _runs(self, src: int, limit: int, seq, counts) -> list[tuple]:
         """The runs that may leave pile src now, shortest first, as its take and sequence rules judge them: each as
@@ -1073,6 +1193,9 @@ class Game:
         which `window` places, to the discard pile dst)."""
         P = self.P
         if m >= self.discard_base:
+            if m >= self.reach_base:
+                src, _, n, dst = self.reach_window(m)
+                return ("move", src, dst, n)
             p, _, length = self.window(m)
             return ("discard", p, self._discard_target(p), length)
         if m < P:
@@ -1089,9 +1212,9 @@ class Game:
     # -- applying moves ---------------------------------------------------------------------
     def apply(self, m: int):
         """Make move m (assumed legal) and return what undo needs."""
-        parts = self._card_moves.get(m)  # a card move made before (never a discard)
-        if parts is None and m >= self.discard_base:
-            return self._discard(m)
+        if m >= self.discard_base:  # before the decoded card moves: a search may have decoded a reach move there
+            return self._reach(m) if m >= self.reach_base else self._discard(m)
+        parts = self._card_moves.get(m)  # a card move made before
         if parts is not None or m >= self.P * self.P:
             if parts is None:
                 parts = self._card_moves[m] = self._card_move_parts(m)
@@ -1145,6 +1268,25 @@ class Game:
         self._refresh(dst)
         self.moves_played += 1
         return (m, flipped)
+
+    def _reach(self, m: int):
+        """Take cards from below a pile's top (the cards above them close up) onto another pile."""
+        src, start, n, dst = self.reach_window(m)
+        pile, down = self.piles[src], self.down
+        self.piles[dst].extend(pile[start:start + n])
+        del pile[start:start + n]
+        gs, gd = self.gname[src], self.gname[dst]
+        if gs != gd:
+            self.state.sizes[gs] -= n
+            self.state.sizes[gd] += n
+        flipped = False
+        if down[src] and down[src] == len(pile) and self.flip[src]:
+            down[src] -= 1
+            flipped = True
+        self._refresh(src)
+        self._refresh(dst)
+        self.moves_played += 1
+        return (m, flipped, start, n)
 
     def _card_move_parts(self, m: int):
         """(n, src, dst, source group, target group) of a card move; the groups are None within one group."""
@@ -1258,7 +1400,20 @@ class Game:
         P = self.P
         st = self.state
         self.moves_played -= 1
-        if m >= self.discard_base:
+        if m >= self.reach_base:
+            src, start, n, dst = self.reach_window(m)
+            if record[1]:
+                st.down[src] += 1
+            dp = st.piles[dst]
+            st.piles[src][start:start] = dp[-n:]
+            del dp[-n:]
+            gs, gd = self.gname[src], self.gname[dst]
+            if gs != gd:
+                st.sizes[gs] += n
+                st.sizes[gd] -= n
+            self._refresh(src)
+            self._refresh(dst)
+        elif m >= self.discard_base:
             p, start, length = self.window(m)
             dst = self._discard_target(p)
             if record[1]:
@@ -1449,7 +1604,10 @@ class Game:
             if kind == "move" and self.rules.group_of[dst] not in p.targets:
                 continue
             if p.when is not None:
-                ctx = self._move_ctx(src, n) if kind == "move" else self.ctx
+                if m >= self.reach_base:
+                    ctx = self._window_ctx(src, self.reach_window(m)[1], n)
+                else:
+                    ctx = self._move_ctx(src, n) if kind == "move" else self.ctx
                 if kind == "discard":
                     pile, start, length = self.window(m)
                     window = self.state.piles[pile][start:start + length]
@@ -1543,11 +1701,79 @@ class Game:
                 and deck(old) == deck(rules))
 
     def _use_rules(self, rules) -> None:
+        self._set_rules(rules)
+        if rules.reads_history and self.trail is None:
+            self._keep_trail(True)
+            self.trail = self._trail_from_history()
+        elif not rules.reads_history and self.trail is not None:
+            self._keep_trail(False)
+
+    def _set_rules(self, rules) -> None:
         self.rules = rules
         self.deck = rules.deck
         self.dealer = Dealer(rules, self.state)
         self._card_moves = rules.card_move_cache
         self._build_indexes()
+
+    # -- the moves the rules may read (kallisti.interpreter.history) -----------------------------
+    def _keep_trail(self, on: bool) -> None:
+        """Start keeping the moves made (an empty trail), or stop. While it keeps them, this game's `apply` and
+        `undo_record` are the noting ones, so that a game whose rules read no move pays nothing for the trail."""
+        if on:
+            self.trail = Trail(self.deck.size)
+            self.apply, self.undo_record = self._apply_noted, self._undo_noted
+        else:
+            self.trail = None
+            self.__dict__.pop("apply", None)
+            self.__dict__.pop("undo_record", None)
+
+    def _apply_noted(self, m: int):
+        """`apply`, noting the move in the trail."""
+        record = Game.apply(self, m)
+        P, piles, trail = self.P, self.state.piles, self.trail
+        if m >= self.reach_base:
+            src, _, n, dst = self.reach_window(m)
+            trail.note("move", src, dst, tuple(piles[dst][-n:]), False)
+        elif m >= self.discard_base:
+            p, _, length = self.window(m)
+            dst = self._discard_target(p)
+            trail.note("discard", p, dst, tuple(piles[dst][-length:]), False)
+        elif m >= P * P:
+            n, rest = divmod(m, P * P)
+            src, dst = divmod(rest, P)
+            refilled = _placed_cards(piles, record[2]) if len(record) > 2 else ()
+            trail.note("move", src, dst, tuple(piles[dst][-n:]), False, refilled)
+        elif m < P:
+            placed = record[1]
+            trail.note("deal", m, placed[0] if placed else m, _placed_cards(piles, placed), True)
+        else:
+            trail.note_redeal(m - P, ())
+        return record
+
+    def _undo_noted(self, record) -> None:
+        """`undo_record`, forgetting the move in the trail."""
+        Game.undo_record(self, record)
+        self.trail.take_back()
+
+    def _trail_from_history(self) -> Trail:
+        """The trail of the moves in the undo history, for rules that begin to read moves in the middle of a game (a
+        rule change): made again on a fork taken back to where the history starts."""
+        twin = self.fork()
+        twin._keep_trail(False)
+        for step in reversed(self.history):
+            for rec in reversed(step):
+                if isinstance(rec, RuleStep):
+                    twin._set_rules(rec.before)
+                else:
+                    twin.undo_record(rec)
+        twin._keep_trail(True)
+        for step in self.history:
+            for rec in step:
+                if isinstance(rec, RuleStep):
+                    twin._set_rules(rec.after)
+                else:
+                    twin.apply(rec[0])
+        return twin.trail
 
     # -- end and score ----------------------------------------------------------------------
     def status(self, moves: list[int] | None = None) -> Status:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from itertools import combinations, combinations_with_replacement, islice
 
 from kallisti.errors import Pos, error
 from kallisti.interpreter.compiler import Ctx, RuleRuntimeError
+from kallisti.interpreter.hand_results import BudgetSpent, Evaluation, Group, Steps
+from kallisti.interpreter.hand_variants import HandVariants
 from kallisti.model.hands import HandRules, WildRule
 
 MAX_MEMO = 200_000  # condition answers kept per grouping (by the kinds of the cards), then forgotten
@@ -21,69 +23,13 @@ _JUDGED: dict[tuple, dict] = {}
 def forget_answers() -> None:
     """Drop every remembered condition answer (a benchmark's cold start)."""
     _JUDGED.clear()
+
+
 MAX_STAND_INS = 2_000  # ways of standing in tried for the wild cards of one set; beyond, the evaluation is incomplete
-
-
-@dataclass(frozen=True)
-class Group:
-    """One grouping found in a hand: its grouping's id, name and rank, and its cards (physical card ids)."""
-
-    id: str
-    name: str
-    rank: int
-    cards: tuple[int, ...]
-    nulls: int = 0  # cards that joined the group as nothing (`hands.nulls`): fewer wins a tie of equal rank
-    wild: int = 0  # wild cards standing in for others (`hands.wild`)
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """A hand's best partition: its groups, highest first, the cards left out, and what the search cost."""
-
-    cards: tuple[int, ...]
-    groups: tuple[Group, ...]
-    unused: tuple[int, ...]
-    holds: frozenset  # every grouping some set of the hand's cards forms (cripples look here)
-    steps: int
-    complete: bool  # False: the budget ran out and the partition is the best found so far
-    keys: tuple = ()  # what partitions compare: each group's (rank, -nulls, wild tie-break), highest first
-    fewest_wild: dict = field(default_factory=dict)  # grouping id -> the fewest wild cards of a set forming it
-    stand_ins: tuple = ()  # (card, the stand-in it was judged as): devalued or shifted cards
-    wild_devalued: tuple = ()  # (wild card, devaluation id): a wild card that stands for the devaluation's cards as devalued
-
-    @property
-    def ranks(self) -> tuple[int, ...]:
-        """The groups' ranks, highest first (a longer tuple wins a tie of its prefix)."""
-        return tuple(g.rank for g in self.groups)
-
-    @property
-    def top(self) -> str | None:
-        """The id of the highest grouping, or None for a hand with no grouping."""
-        return self.groups[0].id if self.groups else None
-
-
-class BudgetSpent(Exception):
-    """The search took more steps than the ruleset's `hands.budget`."""
-
-
-@dataclass
-class _Steps:
-    """The work of evaluating one hand, every variant of it included: a step counter checked against the budget."""
-
-    budget: int
-    steps: int = 0
-    approximate: bool = False  # some set's wild cards had more ways of standing in than were tried
-
-    def step(self, n: int = 1) -> None:
-        self.steps += n
-        if self.steps > self.budget:
-            raise BudgetSpent
-
-
 _NO = -1  # a memo answer: the cards do not form the grouping (otherwise the answer is the fewest null cards)
 
 
-class HandEvaluator:
+class HandEvaluator(HandVariants):
     """Evaluates hands under one ruleset's `hands` section; condition answers are shared between hands."""
 
     def __init__(self, rules):
@@ -148,7 +94,7 @@ class HandEvaluator:
         return known
 
     def _evaluate(self, cards: tuple, budget: int | None) -> Evaluation:
-        steps = _Steps(self.hand_rules.budget if budget is None else budget)
+        steps = Steps(self.hand_rules.budget if budget is None else budget)
         plain = self._partition(cards, cards, steps)
         best = plain if not (self.hand_rules.devalue or self.hand_rules.shift) else None
         if best is None:
@@ -178,7 +124,7 @@ class HandEvaluator:
         return {"stand_ins": tuple((was, c) for was, c in chosen if c != was and kinds[c] not in devalued),
                 "wild_devalued": tuple((was, devalued[kinds[c]]) for was, c in chosen if kinds[c] in devalued)}
 
-    def _partition(self, cards, physical, steps: _Steps) -> Evaluation:
+    def _partition(self, cards, physical, steps: Steps) -> Evaluation:
         """The best partition of `cards` as judged (stand-ins included); groups name the `physical` cards."""
         found: dict[str, dict[int, int]] = {}  # grouping id -> {mask: fewest null cards}
         best: dict[int, tuple[tuple, str]] = {}  # mask -> (key, grouping id) of its best ranked grouping
@@ -445,7 +391,7 @@ class HandEvaluator:
         sets = [tuple(sorted(where[c] for c in s if c in where)) for s in sets]
         sets = [s for s in sets if s]
         whole = self.evaluate(cards, budget)
-        steps = _Steps(self.hand_rules.budget if budget is None else budget)
+        steps = Steps(self.hand_rules.budget if budget is None else budget)
         plain = self._judge_sets(cards, cards, sets, steps)
         best = None if self.hand_rules.devalue or self.hand_rules.shift else plain
         if best is None:
@@ -496,101 +442,7 @@ class HandEvaluator:
         return Group(gid, g.name, g.rank, self._sorted(cards[i] for i in positions), nulls, wild)
 
     # -- devalued and shifted cards ---------------------------------------------------------------
-    def _variants(self, cards, plain: Evaluation):
-        """The hands the player may have judged under `devalue` and `shift`: each a tuple of the card judged at each
-        position (a stand-in, or None for a card left out of every group); the hand itself where nothing need change."""
-        per_rule = [self._devaluations(cards, d, plain) for d in self.hand_rules.devalue]
-        per_rule += [self._shifts(cards, s) for s in self.hand_rules.shift]
-        combined = [{}]
-        for options in per_rule:
-            combined = [a | b for a in combined for b in options if not set(a) & set(b)]
-        seen = set()
-        for change in combined:
-            effective = tuple(change.get(i, c) for i, c in enumerate(cards))
-            if effective not in seen:
-                seen.add(effective)
-                yield effective
 
-    def _devaluations(self, cards, d, plain: Evaluation) -> list[dict]:
-        """The ways devaluation d may apply to the hand: {position: stand-in or None}; [{}] when it does not.
-
-        A wild card is devalued by what it stands for: one that may stand for d's cards stays wild, but stands for them
-        only as devalued (a wild eight standing for an ace counts one under the Lady)."""
-        kind = self.deck.kind
-        matched = [i for i, c in enumerate(cards)
-                   if (kind[c] in d.kinds and kind[c] not in self._wild)
-                   or (kind[c] in self._wild and d.kinds.intersection(self._wild[kind[c]].stand_ins))]
-        if not matched or (plain.top in d.spare):
-            return [{}]
-
-        def devalued(i: int) -> int:
-            w = self._wild.get(kind[cards[i]])
-            return self.deck.stand_in(cards[i], d.to) if w is None else self._devalued_wild(cards[i], w, d)
-
-        options = []
-        if d.count is None:
-            options.append({i: devalued(i) for i in matched})
-        else:
-            seen = set()
-            for chosen in combinations(matched, min(d.count, len(matched))):
-                which = tuple(sorted(kind[cards[i]] for i in chosen))
-                if which not in seen:
-                    seen.add(which)
-                    options.append({i: devalued(i) for i in chosen})
-        if d.if_uses:
-            triggers = [i for i, c in enumerate(cards) if kind[c] in d.if_uses]
-            if not triggers:
-                return [{}]
-            options.append({i: None for i in triggers})  # the player leaves those cards out instead
-        return options
-
-    def _devalued_wild(self, card: int, w, d) -> int:
-        """A stand-in for wild card `card` (of rule w) under devaluation d: as wild, but standing for d's cards only as
-        devalued. Its wild rule (made once per pair of rules) is w with each such stand-in replaced by its devalued one."""
-        deck = self.deck
-        rule = self._devalued_rules.get((w.id, d.id))
-        if rule is None:
-            stand_ins = []
-            for k in w.stand_ins:
-                if k in d.kinds and k in self._first:
-                    made = deck.stand_in(self._first[k], d.to)
-                    self._first.setdefault(deck.kind[made], made)
-                    k = deck.kind[made]
-                stand_ins.append(k)
-            rule = self._devalued_rules[(w.id, d.id)] = WildRule(f"{w.id}~{d.id}", w.kinds, tuple(stand_ins))
-        made = deck.stand_in(card, deck.values[card], None, tag=rule.id)
-        self._first.setdefault(deck.kind[made], made)
-        self._wild[deck.kind[made]] = rule
-        self._devalued_kinds[deck.kind[made]] = d.id
-        return made
-
-    def _shifts(self, cards, s) -> list[dict]:
-        """The ways shift s may apply: no shift, or `points` moved from one card to another of the hand."""
-        d = self.deck
-        options, seen = [{}], set()
-        for a, ca in enumerate(cards):
-            for va in d.values[ca]:
-                if not s.low <= va - s.points <= s.high:
-                    continue
-                for b, cb in enumerate(cards):
-                    for vb in d.values[cb]:
-                        if a == b or not s.low <= vb + s.points <= s.high:
-                            continue
-                        key = (d.kind[ca], va, d.kind[cb], vb)
-                        if key in seen:
-                            continue
-                        seen.add(key)
-                        options.append({a: self._valued(ca, va - s.points), b: self._valued(cb, vb + s.points)})
-        return options
-
-    def _valued(self, card: int, value: int) -> int:
-        """A stand-in for `card` worth `value` alone, of the highest rank that may be worth that (a ten shifted to two
-        is a two; a two shifted to ten counts as a picture; eleven and one are the ace's)."""
-        d = self.deck
-        ranks = [r for r in range(len(d.ranks)) if value in d.values[self._first.get(d.suit[card] * len(d.ranks) + r, card)]]
-        return d.stand_in(card, (value,), ranks[-1] if ranks else None)
-
-    # -- the showdown ----------------------------------------------------------------------------
     def crippler(self, hand: Evaluation, others: list[Evaluation]):
         """The highest enabled Cripple `hand` holds against another hand's best grouping, or None.
 

@@ -51,6 +51,7 @@ class Change:
     patch: object
     revoked_turn: int | None = None
     nastiness: float | None = None  # measured by the bot: the change's effect on the target's expected score
+    warnings: tuple = ()  # what its author was told when it was adopted (`amend.runs_warnings`)
 
     @property
     def active(self) -> bool:
@@ -113,6 +114,9 @@ class Match:
         self.game: Game | None = None
         self.stage = "turn-start"
         self.pending: list[tuple[int, object]] = []  # (seat, HonourRule) still to acknowledge, in order
+        # A deal from the stock asked for while `before-deal` rules are due before it: ("move", m) or ("redo",), made
+        # once they are acknowledged. Its event is logged when it is asked for, so a replay asks for the same rules.
+        self.deferred: tuple | None = None
         self.shuffle_choice: bool | None = None
         self.x_actions = 0  # changes imposed in the present Player X phase
         self.first_over: int | None = None
@@ -200,6 +204,9 @@ class Match:
         if m not in self.game.legal_moves():
             raise MatchError("that move is not legal now")
         self.events.append({"type": "move", "seat": seat, "move": describe(self.game, m, exact=True)})
+        if self._deal_waits(m):
+            self.deferred = ("move", m)
+            return []
         made = self.game.play(m)
         self._after_move()
         return made
@@ -221,10 +228,17 @@ class Match:
         return True
 
     def redo(self, seat: int) -> bool:
+        """Make again the step undo took back last; a deal from the stock waits for the `before-deal` rules again."""
         self._expect(seat, "move")
-        if not self.game.redo():
+        stack = self.game.redo_stack
+        if not stack:
             return False
         self.events.append({"type": "redo", "seat": seat})
+        first = stack[-1][0] if stack[-1] else None
+        if isinstance(first, int) and self._deal_waits(first):
+            self.deferred = ("redo",)
+            return True
+        self.game.redo()
         self._after_move()
         return True
 
@@ -261,7 +275,8 @@ class Match:
         cid = f"c{len(self.changes) + 1}"
         # Kept with positions in a text of its own name, so that a later change breaking this one is told apart.
         patch = amend.parse(text, f"<{cid}>")
-        change = Change(cid, seat, self.current, self.turn, text.strip(), patch, nastiness=nastiness)
+        change = Change(cid, seat, self.current, self.turn, text.strip(), patch, nastiness=nastiness,
+                        warnings=adopted.warnings)
         self.changes.append(change)
         self.events.append({"type": "change", "by": seat, "on": self.current, "id": change.id, "text": change.text})
         self.x_actions += 1
@@ -322,10 +337,26 @@ class Match:
         self._next_turn()
 
     # -- the flow of a turn -----------------------------------------------------------------------
-    def _due(self, seat: int, moment: str) -> None:
-        for rule in self.rules_for(seat).honour:
-            if rule.at == moment:
-                self.pending.append((seat, rule))
+    def _due(self, seat: int, moment: str) -> bool:
+        """Queue the seat's honour rules of `moment`; whether there were any."""
+        due = [(seat, rule) for rule in self.rules_for(seat).honour if rule.at == moment]
+        self.pending.extend(due)
+        return bool(due)
+
+    def _deal_waits(self, m: int) -> bool:
+        """Whether move `m` is a deal from the stock with `before-deal` rules due before it (queued if so): a turn's
+        later deals ask for them as its first deal does."""
+        return self.game.decode(m)[0] == "deal" and self._due(self.current, "before-deal")
+
+    def _make_deferred(self) -> None:
+        """Make the deal that waited for its `before-deal` rules, then go on as after any move."""
+        deferred, self.deferred = self.deferred, None
+        if deferred[0] == "move":
+            self.game.play(deferred[1])
+        else:
+            self.game.redo()
+        if self.game.status().outcome == "playing":
+            self._due(self.current, "before-move")
 
     def _begin_turn(self, seat: int) -> None:
         self.turn += 1
@@ -357,6 +388,9 @@ class Match:
                 if self.game.status().outcome == "playing":
                     self._due(self.current, "before-move")
             elif self.stage == "play":
+                if self.deferred is not None:
+                    self._make_deferred()
+                    continue
                 if self.game.status().outcome == "playing" and self.game.moves_played < TURN_MOVE_CAP:
                     return
                 self._end_turn()
@@ -457,6 +491,12 @@ class Match:
         self._begin_turn((self.current + 1) % len(self.seats))
 
     # -- replay -----------------------------------------------------------------------------------
+    def _deal_at_once(self) -> None:
+        """In a replay, a deal whose `before-deal` rules the log never acknowledged: a log written when they were
+        asked once a turn, before its first deal only. The deal is made at once, as it was then, so the log replays."""
+        self.pending = [(s, rule) for s, rule in self.pending if not (s == self.current and rule.at == "before-deal")]
+        self._advance()
+
     def apply_event(self, ev: dict) -> None:
         """Carry out one recorded event (MatchError or KallistiError when it cannot be)."""
         from kallisti.interpreter.notation import parse_move
@@ -465,6 +505,8 @@ class Match:
         seat = ev.get("seat", ev.get("by"))
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
             raise MatchError(f"event {ev!r} names no seat of this match")
+        if self.deferred is not None and kind != "ack":
+            self._deal_at_once()
         if kind == "ack":
             rule = self.acknowledge(seat)
             if rule.id != ev.get("rule"):

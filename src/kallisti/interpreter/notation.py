@@ -29,6 +29,9 @@ def describe(game, m: int, exact: bool = False) -> str:
     if kind == "discard":
         _, start, length = game.window(m)
         return f"{tag[src]} {start + 1}-{start + length}" if length > 1 else f"{tag[src]} {start + 1}"
+    if m >= game.reach_base:  # cards from below the top: `c1@1 f`, the place counted from the pile's bottom
+        start = game.reach_window(m)[1]
+        return f"{tag[src]}@{start + 1} {tag[dst]}" + (f" {n}" if n > 1 else "")
     text = f"{tag[src]} {tag[dst]}"
     if n > 1:
         text += f" {n}"
@@ -51,7 +54,8 @@ def narrate(game, m: int) -> str:
         cards = " ".join(game.deck.name(c) for c in game.state.piles[src][start:start + length])
         return f"discard {cards} from {tag[src]} to {tag[dst]}"
     pile = game.state.piles[src]
-    cards = " ".join(game.deck.name(c) for c in pile[-n:])
+    start = game.reach_window(m)[1] if m >= game.reach_base else len(pile) - n
+    cards = " ".join(game.deck.name(c) for c in pile[start:start + n])
     return f"{cards} from {tag[src]} to {tag[dst]}"
 
 
@@ -91,6 +95,8 @@ def parse_move(game, text: str) -> int:
         return _parse_discard(game, words, legal)
     if len(words) not in (2, 3):
         raise MoveRefused("a move is SRC DST [N], e.g. `t3 f1` or `t3 t5 2`")
+    if "@" in words[0]:
+        return _parse_reach(game, words, legal)
     sources = _pile_choices(game, words[0])
     targets = _pile_choices(game, words[1])
     count = None
@@ -105,7 +111,7 @@ def parse_move(game, text: str) -> int:
     best = best_n = None
     for m in legal:
         kind, src, dst, n = game.decode(m)
-        if kind == "move" and src in sources and dst in targets and (count is None or n == count):
+        if kind == "move" and m < game.reach_base and src in sources and dst in targets and (count is None or n == count):
             if best is None or n > best_n or (n == best_n and m < best):
                 best, best_n = m, n
     if best is not None:
@@ -117,6 +123,69 @@ def parse_move(game, text: str) -> int:
 # line of thousands of digits is a ValueError, not a number); no pile holds more than a few thousand cards.
 _COUNT = re.compile(r"[0-9]{1,6}")
 _WINDOW = re.compile(r"[0-9]{1,6}(-[0-9]{1,6})?")
+
+
+def _parse_reach(game, words: list[str], legal: list[int]) -> int:
+    """`c1@1 f [N]`: move the card at place 1 of c1 (counted from its bottom), with the N-1 above it, to f."""
+    pile_word, _, place = words[0].partition("@")
+    piles = _pile_choices(game, pile_word)
+    if len(piles) != 1 or not _COUNT.fullmatch(place) or int(place) < 1:
+        raise MoveRefused(f"'{words[0]}' is not a card of one pile: write the pile and the card's place from its bottom, "
+                          f"e.g. `{game.rules.tag_of[piles[0]]}@1`")
+    src, start = piles[0], int(place) - 1
+    targets = _pile_choices(game, words[1])
+    count = 1
+    if len(words) == 3:
+        if not _COUNT.fullmatch(words[2]) or int(words[2]) < 1:
+            raise MoveRefused(f"'{words[2]}' is not a number of cards")
+        count = int(words[2])
+    pile, tag = game.state.piles[src], game.rules.tag_of[src]
+    if start + count > len(pile):
+        raise MoveRefused(f"{tag} holds {len(pile)} card{'s' if len(pile) != 1 else ''}: there are not {count} from "
+                          f"place {start + 1}")
+    if start < game.state.down[src]:
+        raise MoveRefused(f"card {start + 1} of {tag} is face down")
+    for dst in targets:
+        m = game.encode_reach(src, start, count, dst)
+        if m in legal:
+            return m
+    group = game.group_list[game.gindex[src]]
+    if start + count < len(pile) and group.take_from == ("top",):
+        raise MoveRefused(f"only cards from the top of {tag} may move (piles.{group.name}.take_from is top)")
+    if start + count < len(pile) and not any(
+            (start, count) == w for w in game._windows(group, src, max(count, game.take_max[game.gindex[src]]))):
+        modes = ", ".join(group.take_from)
+        raise MoveRefused(f"{_cards(game.deck, pile[start:start + count])} may not leave {tag} from there: the "
+                          f"{group.name} gives cards from {modes} (piles.{group.name}.take_from)")
+    dst = targets[0] if len(targets) == 1 else _first_target(game, targets)
+    return _refuse_window(game, src, start, count, dst, legal)
+
+
+def _refuse_window(game, src: int, start: int, n: int, dst: int, legal: list[int]) -> int:
+    """Why the n cards from place `start` of src may not go to dst, by the take, build and empty rules."""
+    st, deck, tag = game.state, game.deck, game.rules.tag_of
+    pile = st.piles[src]
+    sg, dg = game.group_list[game.gindex[src]], game.group_list[game.gindex[dst]]
+    window = pile[start:start + n]
+    ctx = game._window_ctx(src, start, n)
+    ctx.pile, ctx.top = src, st.no_card
+    refusal = _clause_refusal(sg.take, ctx, f"{_cards(deck, window)} cannot leave {tag[src]}", sg.name)
+    if refusal:
+        raise MoveRefused(refusal)
+    ctx = game._window_ctx(src, start, n)
+    target = st.piles[dst]
+    ctx.pile = dst
+    if target:
+        ctx.top = target[-1]
+        refusal = _clause_refusal(dg.build, ctx, f"{deck.name(window[0])} cannot go on {deck.name(target[-1])}", dg.name)
+    else:
+        ctx.top = st.no_card
+        refusal = _clause_refusal(dg.empty, ctx, f"{deck.name(window[0])} cannot go to the empty {tag[dst]}", dg.name,
+                                  empty=True)
+    if refusal:
+        raise MoveRefused(refusal)
+    raise MoveRefused(_compulsory_first(game) if game.encode_reach(src, start, n, dst) in game._all_moves()
+                      else "that move is not allowed now")
 
 
 def _parse_discard(game, words: list[str], legal: list[int]) -> int:

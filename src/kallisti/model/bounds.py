@@ -3,215 +3,23 @@
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import dataclass
 
 from kallisti.errors import Finding, KallistiError, Pos
-from kallisti.grammar.expressions import Attr, Bool, Call, ListLit, Name, Node, Num, Op, Quant, Str, parse_expression
+from kallisti.grammar.expressions import Attr, Call, ListLit, Node, Num, Op, Quant, parse_expression
 from kallisti.interpreter import compiler as C
 from kallisti.interpreter.cards import NO_CARD_RANK
 from kallisti.model import reach
+from kallisti.model.bounds_text import describe, render, why
+from kallisti.model.spans import (ALWAYS, INF, MAYBE, NEVER, UNKNOWN, Analysis, CardV, GroupV, ListV, Other, PileV,
+                                  Span, Truth, absolute, add, compare, divide, exact, hull, modulo, mul, sub, times,
+                                  truth)
 
-INF = math.inf
 UNWINNABLE = frozenset({"win-unreachable", "foundation-capacity"})
 
 
-# -- abstract values ----------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Span:
-    """A number (or a rank's place in the deck's order, when `rank`) somewhere from `lo` to `hi`, ends included
-    (either may be infinite). `groups`: it counts some of the cards of these groups, no two the same; `pile`: some of
-    the cards of the pile bound to that token. `note` says why `hi` is what it is, for messages."""
-
-    lo: float
-    hi: float
-    rank: bool = False
-    groups: frozenset | None = None
-    pile: int | None = None
-    note: str = ""
-
-    @property
-    def exact(self) -> bool:
-        return self.lo == self.hi
-
-
-@dataclass(frozen=True)
-class Truth:
-    """The values a condition may take: {True}, {False} or both."""
-
-    values: frozenset
-
-
-ALWAYS, NEVER, MAYBE = Truth(frozenset({True})), Truth(frozenset({False})), Truth(frozenset({True, False}))
-
-
-@dataclass(frozen=True)
-class CardV:
-    """A card; `none` when it may be the "no card" of an empty pile's top or an empty list's end."""
-
-    none: bool = False
-
-
-@dataclass(frozen=True)
-class PileV:
-    """A pile of `group` (None: of any group); `token` tells piles bound by different quantifiers apart."""
-
-    group: str | None = None
-    token: int | None = None
-
-
-@dataclass(frozen=True)
-class GroupV:
-    """A pile group, by name."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class ListV:
-    """A list of `size` items, each like `item`; `items`, for a literal list, each item's own value."""
-
-    size: Span
-    item: object
-    items: tuple | None = None
-
-
-@dataclass(frozen=True)
-class Other:
-    """A suit, colour, mark, text or the deck: `value` when it is a known constant."""
-
-    kind: str
-    value: object = None
-
-
-UNKNOWN = Other("unknown")
-
-
-def exact(v, rank: bool = False) -> Span:
-    return Span(v, v, rank)
-
-
-def hull(values) -> object:
-    """The least value that covers all of `values`."""
-    values = list(values)
-    if not values:
-        return UNKNOWN
-    first = values[0]
-    if all(isinstance(v, Span) for v in values):
-        return Span(min(v.lo for v in values), max(v.hi for v in values), all(v.rank for v in values))
-    if all(isinstance(v, Truth) for v in values):
-        return Truth(frozenset().union(*(v.values for v in values)))
-    if all(isinstance(v, CardV) for v in values):
-        return CardV(any(v.none for v in values))
-    if all(isinstance(v, Other) and v.kind == first.kind for v in values):
-        return first if all(v == first for v in values) else Other(first.kind)
-    return UNKNOWN
-
-
-def truth(value) -> Truth:
-    return value if isinstance(value, Truth) else MAYBE
-
-
-# -- interval arithmetic ------------------------------------------------------------------------------------------
-
-def _mul(a, b):
-    return 0 if a == 0 or b == 0 else a * b
-
-
-def _fdiv(a, b):
-    """floor(a / b) for b != 0, either possibly infinite; None when it cannot be told (inf / inf)."""
-    if math.isinf(a) and math.isinf(b):
-        return None
-    if math.isinf(b):  # a finite number over an infinite one: just above or below 0
-        return 0 if a == 0 or (a > 0) == (b > 0) else -1
-    if math.isinf(a):
-        return a if b > 0 else -a
-    return a // b
-
-
-def _add(a: Span, b: Span) -> Span:
-    return Span(a.lo + b.lo, a.hi + b.hi, a.rank != b.rank)
-
-
-def _sub(a: Span, b: Span) -> Span:
-    return Span(a.lo - b.hi, a.hi - b.lo, a.rank and not b.rank)
-
-
-def _times(a: Span, b: Span) -> Span:
-    corners = [_mul(x, y) for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
-    lo, hi = min(corners), max(corners)
-    # A product beyond the limit fails at run time instead of giving a value.
-    clamped = max(lo, -C.MAX_INT_RESULT), min(hi, C.MAX_INT_RESULT)
-    return Span(*clamped) if clamped[0] <= clamped[1] else Span(lo, hi)
-
-
-def _nonzero_parts(b: Span) -> list[tuple]:
-    parts = []
-    if b.hi >= 1:
-        parts.append((max(b.lo, 1), b.hi))
-    if b.lo <= -1:
-        parts.append((b.lo, min(b.hi, -1)))
-    return parts
-
-
-def _divide(a: Span, b: Span) -> Span:
-    """a // b, which is 0 when b is 0."""
-    pieces = [exact(0)] if b.lo <= 0 <= b.hi else []
-    for lo, hi in _nonzero_parts(b):
-        corners = [_fdiv(x, y) for x in (a.lo, a.hi) for y in (lo, hi)]
-        if None in corners:
-            return Span(-INF, INF)
-        pieces.append(Span(min(corners), max(corners)))
-    return hull(pieces)
-
-
-def _modulo(a: Span, b: Span) -> Span:
-    """a % b (the sign of b), which is 0 when b is 0."""
-    pieces = [exact(0)] if b.lo <= 0 <= b.hi else []
-    for lo, hi in _nonzero_parts(b):
-        if lo > 0:
-            if a.lo >= 0 and a.hi < lo:
-                pieces.append(Span(a.lo, a.hi))  # smaller than every divisor: itself
-            else:
-                pieces.append(Span(0, min(hi - 1, a.hi) if a.lo >= 0 else hi - 1))
-        else:
-            pieces.append(Span(lo + 1, 0))
-    return hull(pieces)
-
-
-def _abs(a: Span) -> Span:
-    if a.lo >= 0:
-        return Span(a.lo, a.hi)
-    if a.hi <= 0:
-        return Span(-a.hi, -a.lo)
-    return Span(0, max(-a.lo, a.hi))
-
-
-def compare(op: str, a: Span, b: Span) -> Truth:
-    """Whether `a op b` always, never or maybe holds."""
-    if op in ("rel_gt", "rel_ge"):
-        return compare("rel_lt" if op == "rel_gt" else "rel_le", b, a)
-    if op in ("rel_eq", "rel_ne"):
-        if a.hi < b.lo or a.lo > b.hi:
-            same = NEVER
-        elif a.exact and b.exact:
-            same = ALWAYS
-        else:
-            same = MAYBE
-        return same if op == "rel_eq" else Truth(frozenset(not v for v in same.values))
-    strict = op == "rel_lt"
-    if (a.hi < b.lo) if strict else (a.hi <= b.lo):
-        return ALWAYS
-    if (a.lo >= b.hi) if strict else (a.lo > b.hi):
-        return NEVER
-    return MAYBE
-
-
-_ORDERS = ("rel_eq", "rel_ne", "rel_lt", "rel_le", "rel_gt", "rel_ge")
-
-
 # -- the analysis -------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class GroupRange:
@@ -251,16 +59,6 @@ def group_ranges(rules, flows=None) -> dict[str, GroupRange]:
         pile_note = note if pile_most >= most else f"as its rules build, a pile of {name} holds at most {pile_most}"
         out[name] = GroupRange(most, min(pile_most, most), note, pile_note)
     return out
-
-
-@dataclass
-class Analysis:
-    """An expression analysed: its value, and every node's value and comparison operands (by the node's id)."""
-
-    node: Node
-    value: object
-    values: dict
-    operands: dict
 
 
 class Ranges:
@@ -402,7 +200,7 @@ class Ranges:
         args = [self._eval(a, env) for a in node.args]
         if node.func in ("abs", "min", "max") and args and all(isinstance(a, Span) for a in args):
             if node.func == "abs":
-                return _abs(args[0]) if len(args) == 1 else UNKNOWN
+                return absolute(args[0]) if len(args) == 1 else UNKNOWN
             pick = min if node.func == "min" else max
             return Span(pick(a.lo for a in args), pick(a.hi for a in args))
         if node.func == "totals":
@@ -443,8 +241,8 @@ class Ranges:
             return Span(lo, hi, groups=n.groups, pile=n.pile, note=note if hi == n.hi else "")
         if not isinstance(body, Span):
             return Span(-INF, INF)
-        lo = min(_mul(n.lo, body.lo), _mul(n.hi, body.lo))
-        hi = max(_mul(n.lo, body.hi), _mul(n.hi, body.hi))
+        lo = min(mul(n.lo, body.lo), mul(n.hi, body.lo))
+        hi = max(mul(n.lo, body.hi), mul(n.hi, body.hi))
         if isinstance(item, PileV) and item.token is not None and body.pile == item.token and body.lo >= 0 \
                 and item.group is not None and n.exact and n.lo == len(self.rules.groups[item.group].piles):
             # Some cards of each pile of the group, each pile once: some cards of the group.
@@ -474,17 +272,17 @@ class Ranges:
         if op == "arith_add":
             return self._sum(a, b)
         if op == "arith_sub":
-            return _sub(a, b)
+            return sub(a, b)
         if op == "arith_mul":
-            return _times(a, b)
+            return times(a, b)
         if op == "arith_div":
-            return _divide(a, b)
+            return divide(a, b)
         if op == "arith_mod":
-            return _modulo(a, b)
+            return modulo(a, b)
         return UNKNOWN
 
     def _sum(self, a: Span, b: Span) -> Span:
-        total = _add(a, b)
+        total = add(a, b)
         if a.groups and b.groups and not (a.groups & b.groups) and a.lo >= 0 and b.lo >= 0:
             # Cards of different groups: together no more than the deck.
             most = min(total.hi, self.deck.size)
@@ -558,123 +356,8 @@ class Ranges:
         return MAYBE
 
 
-# -- writing expressions back ---------------------------------------------------------------------------------------
-
-_SYMBOLS = {"rel_eq": "==", "rel_ne": "!=", "rel_lt": "<", "rel_le": "<=", "rel_gt": ">", "rel_ge": ">=",
-            "rel_in": "in", "rel_not_in": "not in", "arith_add": "+", "arith_sub": "-", "arith_mul": "*",
-            "arith_div": "//", "arith_mod": "%", "op_and": "and", "op_or": "or"}
-_LEVEL = {"op_or": 1, "op_and": 2, "op_not": 3, "arith_add": 5, "arith_sub": 5, "arith_mul": 6, "arith_div": 6,
-          "arith_mod": 6, "arith_neg": 7, **{op: 4 for op in _SYMBOLS if op.startswith("rel_")}}
-
-
-def render(node: Node, least: int = 0) -> str:
-    """An expression tree written back as text, with the brackets it needs where it stands (`least`: the binding the
-    place needs)."""
-    if isinstance(node, Op):
-        level = _LEVEL[node.op]
-        if node.op == "op_not":
-            text = "not " + render(node.args[0], 3)
-        elif node.op == "arith_neg":
-            text = "-" + render(node.args[0], 7)
-        else:
-            left, right = node.args
-            if level == 4:
-                text = f"{render(left, 5)} {_SYMBOLS[node.op]} {render(right, 5)}"
-            else:
-                text = f"{render(left, level)} {_SYMBOLS[node.op]} {render(right, level + 1)}"
-        return f"({text})" if level < least else text
-    if isinstance(node, Attr):
-        return f"{render(node.obj, 8)}.{node.name}"
-    if isinstance(node, Call):
-        return f"{node.func}({', '.join(render(a) for a in node.args)})"
-    if isinstance(node, Quant):
-        return f"{node.func}({node.var} in {render(node.iterable)}: {render(node.body)})"
-    if isinstance(node, ListLit):
-        return f"[{', '.join(render(i) for i in node.items)}]"
-    if isinstance(node, Bool):
-        return "true" if node.value else "false"
-    if isinstance(node, Str):
-        return f'"{node.value}"'
-    if isinstance(node, Num):
-        return str(node.value)
-    if isinstance(node, Name):
-        return node.name
-    return "?"
-
-
-# -- explaining a verdict -----------------------------------------------------------------------------------------
-
-def reasons(analysis: Analysis, node: Node, value: bool) -> list[Node]:
-    """The comparisons that make `node` constantly `value` (as far as the analysis can say which)."""
-    if isinstance(node, Op):
-        if node.op == "op_not":
-            return reasons(analysis, node.args[0], not value)
-        if node.op in ("op_and", "op_or"):
-            deciding = value is (node.op == "op_or")  # one part decides: a true part of `or`, a false part of `and`
-            parts = [a for a in node.args if analysis.values.get(id(a)) == Truth(frozenset({value}))]
-            if deciding:
-                return reasons(analysis, parts[0], value) if parts else []
-            return [r for a in node.args for r in reasons(analysis, a, value)]
-        if node.op.startswith("rel_"):
-            return [node]
-    if isinstance(node, Quant) and node.func in ("all", "any"):
-        if analysis.values.get(id(node.body)) == Truth(frozenset({value})):
-            return reasons(analysis, node.body, value)
-    return []
-
-
-def _bound(value: float, rank: bool, ranks) -> str:
-    if rank and value == int(value) and 0 <= value < len(ranks):
-        return ranks[int(value)]
-    return str(int(value)) if not math.isinf(value) else str(value)
-
-
-def describe(analysis: Analysis, node: Op, ranks) -> str:
-    """Why the comparison `node` is constant: what each side can be, the side written as a number left out."""
-    operands = analysis.operands.get(id(node))
-    if not operands:
-        return ""
-    a, b = operands
-    left, right = node.args
-    if b is None:  # membership: where the value lies
-        if isinstance(left, Num):
-            return ""
-        where = (f"is {_bound(a.lo, a.rank, ranks)}" if a.exact else
-                 f"is from {_bound(a.lo, a.rank, ranks)} to {_bound(a.hi, a.rank, ranks)}")
-        return f"{render(left)} {where}"
-    below = a.hi <= b.lo  # the comparison is decided by a's most against b's least, or the other way round
-    parts = []
-    for side, val, hi in ((left, a, below), (right, b, not below)):
-        if isinstance(side, Num):
-            continue
-        if val.exact:
-            what = f"is {_bound(val.lo, val.rank, ranks)}"
-        elif hi:
-            what = f"is at most {_bound(val.hi, val.rank, ranks)}"
-        else:
-            what = f"is at least {_bound(val.lo, val.rank, ranks)}"
-        if what == f"is {render(side)}":
-            continue  # a constant by its name: `Q is Q` says nothing
-        note = f" ({val.note})" if val.note and (hi or val.exact) else ""
-        parts.append(f"{render(side)} {what}{note}")
-    return " and ".join(parts)
-
-
-def why(analysis: Analysis, node: Node, value: bool, whole: str, ranks) -> str:
-    """The reasons `node` (whose text is `whole`) is constantly `value`, in words."""
-    out = []
-    for cmp in reasons(analysis, node, value):
-        sides = describe(analysis, cmp, ranks)
-        text = render(cmp)
-        holds = "always" if analysis.values[id(cmp)] == ALWAYS else "never"
-        said = sides or f"`{text}` {holds} holds whatever the position"
-        if sides and text != whole:
-            said += f", so `{text}` {holds} holds"
-        out.append(said)
-    return "; ".join(out)
-
-
 # -- findings -----------------------------------------------------------------------------------------------------
+
 
 def bounds_findings(rules, at, reported=frozenset(), flows=None) -> list[Finding]:
     """Win, lose and score conditions whose numbers can never make them hold, and comparisons in them that always or

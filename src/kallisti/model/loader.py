@@ -13,6 +13,7 @@ from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
 from kallisti.model.located import MAX_FINDINGS, LDict, LList, copy, located, position_at
 from kallisti.model.macros import expand_rule
 from kallisti.model.patch import RULE_KEYS, additions_to_patches, apply_patch, overrides_to_patches
+from kallisti.schema import validator_class
 from kallisti.textfiles import line_column
 from kallisti.unsafe import char_name, unsafe_char
 
@@ -135,19 +136,6 @@ def _strings(node, path: tuple):
             yield from _strings(item, path + (i,))
     elif isinstance(node, str):
         yield path, node
-
-
-@functools.lru_cache(maxsize=1)
-def validator_class():
-    """The JSON Schema validator of ruleset data: Draft 2020-12 whose integers are ints. JSON Schema takes 10.0 for an
-    integer (it judges the value, not its type), but range(), list indexes and card counts do not: a count written
-    `10.0` is refused by the schema here, not by a TypeError in the compiler. jsonschema is imported here, when a
-    schema is first checked: it is slow to import, and commands that check none (`--help`, `list`) never pay for it."""
-    import jsonschema
-
-    types = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool))
-    return jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=types)
 
 
 @functools.lru_cache(maxsize=None)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kallisti.errors import Finding, KallistiError, did_you_mean
+from kallisti.grammar.changes import parse_change
+from kallisti.model.amended import apply_all, compile_data
 
 TARGETS = ("all", "declarer", "others")  # the `to` keywords; any other `to` names a modifier
 FOLLOWS = ("nulls",)  # what a round's showdown may leave for the next round's `after` modifiers
@@ -75,8 +77,6 @@ def compile_modifiers(data, deck, at, findings: list[Finding]) -> tuple[Modifier
 
 def _patches(m, mid: str, key: str, at, findings: list[Finding]) -> tuple:
     """The parsed rule changes of a modifier's `changes` or `unheld` list; a fault is reported at its change."""
-    from kallisti.grammar.changes import parse_change
-
     patches = []
     for i, text in enumerate(m.get(key, ())):
         try:
@@ -128,8 +128,6 @@ def overlaid(rules, ids) -> object:
 
 def overlaid_entries(rules, entries) -> object:
     """`rules` with the given parts of modifiers applied in order: entries are (modifier id, `changes` or `unheld`)."""
-    from kallisti.interpreter.amend import apply_all, compile_data
-
     by_id = {m.id: m for m in rules.modifiers}
     patches = [p for mid, part in entries for p in by_id[mid].part(part)]
     if not patches:
@@ -142,8 +140,6 @@ def overlaid_entries(rules, entries) -> object:
 def overlay_findings(rules, at) -> list[Finding]:
     """Each modifier's `changes`, and its `unheld` changes, applied alone must give a valid ruleset: what goes wrong,
     at the modifier."""
-    from kallisti.interpreter.amend import apply_all
-
     findings = []
     for m in rules.modifiers:
         for part in ("changes", "unheld"):

@@ -21,11 +21,17 @@ COUNT_ALIASES = ("columns", "piles")
 # missing key there sets it, so `set layout.waste.fan right` works on a game that has no hints yet; a misspelt
 # key is still refused, by the schema (`fna`) or the checks (a hint naming no group).
 SPARSE = ("layout",)
+# A pile group's keys whose absence means their default, which no default fills in (so that rulesets written before
+# the key read as they did): a `set` of one on a group that lacks it sets it, as a sparse key is set.
+OPTIONAL_GROUP_KEYS = ("take_from",)
 
 
 def sparse(path: str) -> bool:
-    """Whether a dotted path lies in a sparse map (SPARSE): a layout hint or one of its keys."""
+    """Whether a dotted path lies in a sparse map (SPARSE), a layout hint or one of its keys, or names a pile group's
+    optional key (OPTIONAL_GROUP_KEYS)."""
     parts = str(path).split(".")
+    if len(parts) == 3 and parts[0] == "piles" and parts[2] in OPTIONAL_GROUP_KEYS:
+        return True
     return parts[0] in SPARSE and len(parts) <= 3
 
 

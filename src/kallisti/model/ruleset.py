@@ -239,6 +239,9 @@ class Group:
     reveal: object  # compiled int expression or None
     discard: "Rule | None" = None  # which windows of adjacent face-up cards may be discarded; None: no discards
     discard_to: str | None = None  # the group whose first pile takes discarded cards
+    # Which cards of a pile may leave it (`take_from`): `top` (a run ending at the top), `bottom` (the bottom card),
+    # `any` (any one face-up card), `runs` (any run of adjacent face-up cards); the cards above close up.
+    take_from: tuple = ("top",)
 
 
 @dataclass(frozen=True)
@@ -382,7 +385,8 @@ class Ruleset:
             self.groups[name] = Group(
                 name, g["role"], g["tag"], ranges[name], g["deal"], prefill, bool(g["flip"]), rules["build"], rules["empty"],
                 rules["take"], rules["sequence"], turn, -1 if g["redeals"] == "unlimited" else int(g["redeals"]), redeal,
-                rules["dealing"], divert, refill, bool(g["top_face_up"]), reveal, rules["discard"], g.get("discard_to"))
+                rules["dealing"], divert, refill, bool(g["top_face_up"]), reveal, rules["discard"], g.get("discard_to"),
+                tuple(dict.fromkeys(g.get("take_from", ["top"]))))
             if "discard_to" in g:
                 self._check_group_name(data, g["discard_to"], ("piles", name, "discard_to"), findings, at)
             if ("discard" in g) != ("discard_to" in g):
@@ -445,6 +449,8 @@ class Ruleset:
         self._move_tables = None
         self.card_move_cache: dict[int, tuple] = {}  # the engine's decoded card moves, shared by its games
         self.engine_tables: dict | None = None  # the engine's move-generation tables, built by the first game
+        # Whether some rule reads the moves made (`moves`, `last_move`, a pile's `played`): its games keep them.
+        self.reads_history = self.compiler.history_read
 
     def move_tables(self):
         """Per group, computed once: which top kinds each card may go on, which cards a space takes,

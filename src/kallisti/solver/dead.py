@@ -83,6 +83,10 @@ class DeadCards:
     def of(cls, rules) -> DeadCards | None:
         """The loss proof of `rules`, or None when its win does not ask for every card in some groups or no pile
         outside those gives up its top card alone."""
+        if rules.reads_history:
+            return None  # which card may leave a pile may depend on the moves made, not the position alone
+        if any(g.take_from != ("top",) for g in rules.groups.values()):
+            return None  # a card may leave from under others: the proof's "every card above it must leave first" fails
         win = win_shape(" ".join(str(rules.data.get("win", "")).split()), rules.groups) if rules.win else None
         if win is None or not win.everything_on or not rules.groups:
             return None

@@ -81,7 +81,7 @@ class PositionKeys:
         # `after_move` can tell the key a move leads to when the step is the move alone (no automatic move after it,
         # no hand whose faces the engine sets) and the key is bytes; the deals it tells: from a stock pile, one card
         # to each of distinct piles, none diverted.
-        self.predicts = (kind_table is not None and not game.step_auto and not game.any_hand
+        self.predicts = (kind_table is not None and not game.step_auto and not game.any_hand and game.trail is None
                          and all(isinstance(r, range) and r.step == 1 for r, _ in groups))
         self.deals = {s: to for s, to in enumerate(game.deal_to) if to is not None and len(set(to)) == len(to)
                       and s not in to and not any(game.diverts[d] for d in to)}
@@ -431,6 +431,8 @@ def sealed_piles(rules) -> frozenset:
     rules, wherever written, read of them only their top card, their size, and which cards they hold."""
     from kallisti.solver.dead import drained_groups
 
+    if rules.reads_history:
+        return frozenset()  # the moves made name the piles and cards: no order of a pile's cards is a symmetry
     drained = drained_groups(rules)
     candidates = set()
     for name, group in rules.groups.items():

@@ -100,6 +100,8 @@ class SafeMoves:
     @classmethod
     def of(cls, rules) -> tuple[SafeMoves | None, str]:
         """The safe-move rule of `rules`, or None and the first condition of the ruleset that fails."""
+        if rules.reads_history:
+            return None, "its rules read the moves made, which a proof from the position alone cannot see"
         win = win_shape(" ".join(str(rules.data.get("win", "")).split()), rules.groups) if rules.win else None
         if win is None or not win.everything_on:
             return None, "the win does not ask for every card in some groups"
@@ -268,6 +270,8 @@ def _ruleset_fails(rules, home: list[str]) -> str:
             return f"piles.{name} diverts dealt cards"
         if g.discard is not None and not g.discard.never:
             return f"piles.{name} discards"
+        if g.take_from != ("top",) and not g.take.never:
+            return f"piles.{name} gives cards from below the top"
         if g.turn is not None and g.turn["to"] in home:
             return f"piles.{name} deals into home"
         if g.redeal is not None and set(home) & {*g.redeal.gather, *g.redeal.deal}:

@@ -6,7 +6,7 @@ from collections import Counter
 
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
-from kallisti.solver.strategies import move_score
+from kallisti.solver.measure import move_score
 
 DEFAULT_BUDGET = 200  # positions one decision may search or value; a Discordian chain nearly always fits
 SHUFFLE_SAMPLES = 4  # shuffled deals a shuffle decision compares the kept order with

@@ -31,7 +31,7 @@ from kallisti.model.reach import win_shape
 from kallisti.solver.dead import DeadCards
 from kallisti.solver.keys import PositionKeys, sealed_piles
 from kallisti.solver.safe import SafeMoves
-from kallisti.solver.strategies import _FEEDERS, move_score
+from kallisti.solver.measure import FEEDERS, move_score
 
 WON, NO_WIN, UNKNOWN = "won", "no win", "unknown"
 DEFAULT_STATES = 200_000
@@ -126,8 +126,7 @@ class _Search:
         self._ranks: dict = {}  # card move -> what `order` reads of it whatever the position (`_rank_of`)
         self._statics: dict = {}  # any other move -> its rank
         # `order` ranks a move by one number: its score above, its move number below `_shift` bits.
-        span = game.window_span
-        self._shift = (game.discard_base + (game.P * span + span) * span).bit_length()
+        self._shift = game.move_bound.bit_length()
         self._points = (10 << self._shift, 20 << self._shift, 40 << self._shift)  # 10, 20 and 40 points, in a rank
 
     def run(self) -> Solution:
@@ -244,7 +243,7 @@ class _Search:
         game = self.game
         if game.rules.win(game.ctx):
             return True
-        key = self.keys.key()
+        key = self._key()
         seen = self.seen
         if key in seen:
             return None
@@ -357,7 +356,7 @@ class _Search:
             score = 110 if to_home else 10
             if roles[src] == "foundation":
                 score -= 60
-            elif roles[src] in _FEEDERS:
+            elif roles[src] in FEEDERS:
                 score += 15
             parts = self._ranks[m] = (n, src, dst, (_TOP - score) << self._shift | m, to_home)
             return parts
@@ -369,7 +368,11 @@ class _Search:
 
     # -- keys ------------------------------------------------------------------
     def _key(self) -> bytes | tuple:
-        """The canonical key of the game's position (kallisti.solver.keys), updated from the piles changed since."""
+        """The canonical key of the game's position (kallisti.solver.keys), updated from the piles changed since; with
+        the moves made, for rules that read them (two paths to the same cards are then different positions)."""
+        trail = self.game.trail
+        if trail is not None:
+            return (self.keys.key(), trail.key())
         return self.keys.key()
 
 
@@ -420,8 +423,8 @@ def _redeals_that_matter(group) -> int | float:
 def interchangeable_groups(rules) -> set[str]:
     """The groups whose piles the rules cannot tell apart, so that which of them holds what is no part of a position:
     no rule reads a pile's index, and no route reaches or leaves them one pile at a time."""
-    if ".index" in str(rules.plain()):
-        return set()
+    if ".index" in str(rules.plain()) or rules.reads_history:
+        return set()  # a pile's index, or a move made, tells its piles apart
     return {name for name in rules.groups if _interchangeable(rules, name)}
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kallisti.interpreter.rng import Rng, STREAM_STRATEGY
+from kallisti.solver import solve as solver
+from kallisti.solver.measure import fresh_moves, move_score
+from kallisti.solver.search import SearchStrategy
 
 STRATEGIES = ("random", "greedy", "search")
 
@@ -61,66 +64,12 @@ class GreedyStrategy:
         return best[self.rng.below(len(best))]
 
 
-def fresh_moves(game, moves: list[int], visited: set) -> list[int]:
-    """The moves among `moves` whose step (the move and the automatic moves it sets off) leads to a position, a
-    state key, not in `visited`. Each is stepped on `game` and taken back: its position is restored, but not the
-    order of its legal moves (undo re-files piles at the end of the move indexes), so the hint passes a fork."""
-    key, out = game.state.key, []
-    for m in moves:
-        game._step(m)
-        if key() not in visited:
-            out.append(m)
-        game.take_back_step()
-    return out
-
-
-def move_score(game, m: int) -> int:
-    """A simple, rule-independent measure of progress a move makes."""
-    # A card move is read off the engine's table of decoded card moves (filled as apply fills it): the solver asks
-    # for every move of every position it searches, so this is worth the direct look-up.
-    parts = game._card_moves.get(m)
-    if parts is None:
-        kind, src, dst, n = game.decode(m)
-        if kind == "deal":
-            return 0
-        if kind == "redeal":
-            return -5
-        if kind == "discard":
-            return 110 + n  # cards leave play for good, like a foundation move; more of them is better
-        parts = game._card_moves[m] = game._card_move_parts(m)
-    n, src, dst, _, _ = parts
-    roles, piles = game.pile_roles, game.piles
-    to_home = roles[dst] == "foundation"
-    src_role = roles[src]
-    score = 110 if to_home else 10
-    if src_role == "foundation":
-        score -= 60
-    elif src_role in _FEEDERS:
-        score += 15
-    left = len(piles[src]) - n
-    if left == 0:
-        if to_home or piles[dst]:
-            score += 20
-        else:
-            score -= 40  # moving a whole pile into a space gains nothing
-    elif game.down[src] == left:
-        score += 40  # turns up a face-down card
-    if not to_home and not piles[dst]:
-        score -= 10  # spaces are worth keeping
-    return score
-
-
-_FEEDERS = frozenset({"waste", "reserve", "stock"})  # roles whose cards wait to be played
-
-
 def make_strategy(name: str, seed: int):
     if name == "random":
         return RandomStrategy(seed)
     if name == "greedy":
         return GreedyStrategy(seed)
     if name == "search":
-        from kallisti.solver.search import SearchStrategy  # it builds on this module's measure
-
         return SearchStrategy(seed)
     raise ValueError(f"unknown strategy '{name}'; choose from {', '.join(STRATEGIES)}")
 
@@ -173,12 +122,10 @@ def hint_with_source(game) -> Hint:
     # The search and the steps below are made on forks: searching the game itself would leave its position but
     # not the order of its legal moves, so a hint would change where `t7 f` or a double-click sends a card.
     if line is None:
-        from kallisti.solver.solve import WON, SearchOptions, solve  # the solver orders its moves by this module's measure
-
         twin = game.fork()
-        found = solve(twin.rules, options=SearchOptions(states=HINT_STATES), game=twin)
+        found = solver.solve(twin.rules, options=solver.SearchOptions(states=HINT_STATES), game=twin)
         searched, verdict = found.states, found.verdict
-        if found.verdict == WON and found.moves:
+        if found.verdict == solver.WON and found.moves:
             from kallisti.solver.clean import clean_line
 
             line = list(clean_line(twin.rules, found.moves, game=twin))

@@ -14,18 +14,19 @@ import logging
 import os
 import threading
 from pathlib import Path
+from urllib.parse import quote
 
 import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from kallisti.errors import KallistiError
-from kallisti.web.guard import Guard
+from kallisti.web.guard import CSP, Guard
 from kallisti.web.session import BadRequest, Refused, Session, finding_dict, game_kind, game_players
 from kallisti.web.store import Sessions, StoreError
 
@@ -38,8 +39,9 @@ STATIC = Path(__file__).parent / "static"
 
 log = logging.getLogger("kallisti.web")
 
-# HTTP status of each refusal code; every other refusal is 409.
-REFUSAL_STATUS = {"change-refused": 422}
+# A refusal (an illegal move, nothing to undo, a rule change refused, not this seat's turn) is an ordinary answer,
+# HTTP 200 with `ok: false`: the request was understood and answered, and a browser logs no failed request for it.
+REFUSAL_STATUS = 200
 BAD_STATUS = {"bad-request": 400, "not-playable": 422}
 STATUS_CODE = {400: "bad-request", 401: "not-found", 403: "not-found", 404: "not-found", 405: "method-not-allowed",
                408: "too-slow", 413: "too-large", 415: "not-json"}
@@ -163,6 +165,7 @@ def create_app(extra: tuple[str, object] | None = None, *, static: Path | None =
     `kallisti serve` gives `default_saves()`)."""
     games = Games(extra)
     sessions = Sessions(cap, saved_cap, saves)
+    summaries: dict[str, dict] = {}  # the games' goals and rule summaries (kallisti.web.summary), made once each
 
     def endpoint(fn):
         """Run `fn(request, body)` and turn every exception into the JSON error it means."""
@@ -194,11 +197,12 @@ def create_app(extra: tuple[str, object] | None = None, *, static: Path | None =
         try:
             result = action(session, body)
         except Refused as exc:
-            return error_response(REFUSAL_STATUS.get(exc.code, 409), exc.code, exc.message, exc.findings, ok=False,
+            return error_response(REFUSAL_STATUS, exc.code, exc.message, exc.findings, ok=False,
                                   refused=exc.message, findings=exc.findings, state=session.state())
         except RuleRuntimeError as exc:
             message = f"a rule failed while the game was played: {exc}"
-            return error_response(409, "rule-runtime", message, ok=False, refused=message, state=session.state())
+            return error_response(REFUSAL_STATUS, "rule-runtime", message, ok=False, refused=message,
+                                  state=session.state())
         if data:
             return ok(result)
         state = session.state()
@@ -249,6 +253,26 @@ def create_app(extra: tuple[str, object] | None = None, *, static: Path | None =
             raise ApiError(500, "stats-unreadable", str(exc)) from None
         return ok(as_json(summaries))
 
+    async def about_game(request, body):
+        """A game's goal, a summary of its rules and its whole description (kallisti.web.summary)."""
+        from kallisti.web.summary import game_summary
+
+        name = request.path_params["name"]
+        rules = await run_in_threadpool(games.rules, name)
+        if name not in summaries:
+            summaries[name] = await run_in_threadpool(game_summary, rules)
+        return ok({"name": name, "title": rules.name, **summaries[name],
+                   "rule_book": f"/api/games/{quote(name, safe='')}/rules.html"})
+
+    async def rule_book(request, body):
+        """The game's rule book, the page `kallisti show --format html` writes; its style alone is allowed inline."""
+        from kallisti.web.summary import rule_book_html, style_hashes
+
+        rules = await run_in_threadpool(games.rules, request.path_params["name"])
+        page = await run_in_threadpool(rule_book_html, rules)
+        policy = CSP.replace("style-src 'self'", "style-src " + " ".join(style_hashes(page) or ["'none'"]))
+        return HTMLResponse(page, headers={"Content-Security-Policy": policy, "Cache-Control": "no-store"})
+
     def seat(body):
         return body.get("seat")
 
@@ -271,6 +295,8 @@ def create_app(extra: tuple[str, object] | None = None, *, static: Path | None =
     routes = [
         Route("/api/games", endpoint(list_games), methods=["GET"]),
         Route("/api/stats", endpoint(statistics), methods=["GET"]),
+        Route("/api/games/{name}", endpoint(about_game), methods=["GET"]),
+        Route("/api/games/{name}/rules.html", endpoint(rule_book), methods=["GET"]),
         Route("/api/sessions", endpoint(new_session), methods=["POST"]),
         Route("/api/sessions/{sid}", on_session(lambda s, b: s.state(), data=True), methods=["GET"]),
         Route("/api/sessions/{sid}", endpoint(delete_session), methods=["DELETE"]),

@@ -9,10 +9,7 @@ of the web: a refusal is a `Refused` exception with an error code, and `state()`
 
 from __future__ import annotations
 
-import re
 import secrets
-import threading
-from types import SimpleNamespace
 
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.honour import HonourRules
@@ -20,41 +17,18 @@ from kallisti.interpreter.notation import MoveRefused, describe, narrate, parse_
 from kallisti.model.layout import group_layouts
 from kallisti.persons import does, hir
 
+from kallisti.web.faces import HIDDEN, faces_of
+from kallisti.web.match_data import change_dict, honour_dict, match_dict
+from kallisti.web.move_data import move_dict, moves_list
+from kallisti.web.patience_data import dealt_text, honour_replayed, stats_recorder
+from kallisti.web.request_fields import (CHANGE_SOURCE, BadRequest, Refused, change_text, finding_dict, move_text,
+                                   parse_players, plain_finding)
+
+__all__ = ["BadRequest", "CHANGE_SOURCE", "Refused", "SEED_LIMIT", "Session", "finding_dict", "game_kind", "game_players",
+           "plain_finding"]
+
 SEED_LIMIT = 10**9  # a fresh session picks its deal number below this, as `kallisti play` does (cli.play.MAX_SEED)
-CHANGE_SOURCE = "<change>"  # the source name of rule-change text: findings there have a line and column in it
-_TAG = re.compile(r"[a-z][a-z0-9]{0,15}")
-_COUNT_LIMIT = 10**6
-
-
-class Refused(Exception):
-    """An action refused: `code` (docs/web.md), the refusal in words, and the findings of a refused rule change."""
-
-    def __init__(self, code: str, message: str, findings: list[dict] | None = None):
-        super().__init__(message)
-        self.code, self.message, self.findings = code, message, findings or []
-
-
-class BadRequest(Exception):
-    """A request the session cannot read: a field missing or of the wrong type, an unknown seat, a bad seed."""
-
-    def __init__(self, message: str, code: str = "bad-request"):
-        super().__init__(message)
-        self.code, self.message = code, message
-
-
-def finding_dict(finding, source: str = CHANGE_SOURCE) -> dict:
-    """A Finding as JSON: line and column only when it points into the text typed (`source`), else null."""
-    here = finding.pos.source == source and finding.pos.line > 0
-    return {"line": finding.pos.line if here else None, "column": finding.pos.column if here else None,
-            "code": finding.code, "message": finding.message, "severity": finding.severity,
-            "suggestion": finding.suggestion}
-
-
-def plain_finding(code: str, message: str, severity: str = "error") -> dict:
-    from kallisti.unsafe import visible  # a message may quote what was sent, as a Finding's may
-
-    return {"line": None, "column": None, "code": code, "message": visible(message), "severity": severity,
-            "suggestion": None}
+PLAYED_OUT_MOVES = 120  # bots' moves of one answer that carry the table after them (`bot[].piles`), the last ones
 
 
 def game_kind(rules) -> str:
@@ -73,33 +47,6 @@ def game_players(rules) -> int:
         seats = rules.table.seats
         return seats[-1] if isinstance(seats, (tuple, list)) else int(seats)
     return 1
-
-
-def parse_players(players) -> list:
-    """Seats from a list of names (or a comma-separated string), `bot` or `bot:STRATEGY`, as `play --players`."""
-    from kallisti.interpreter.match import seats_from_text
-    from kallisti.solver.strategies import STRATEGIES
-
-    if isinstance(players, list):
-        if not all(isinstance(p, str) for p in players):
-            raise BadRequest("`players` is a list of names: strings")
-        if any("," in p for p in players):
-            raise BadRequest("a player's name holds no comma")
-        text = ",".join(players)
-    elif isinstance(players, str):
-        text = players
-    else:
-        raise BadRequest("`players` is a list of names, e.g. [\"ann\", \"bot\"]")
-    if len(text) > 1000:
-        raise BadRequest("`players` is too long")
-    try:
-        seats = seats_from_text(text)
-    except ValueError as exc:
-        raise BadRequest(str(exc), "not-playable") from None
-    for s in seats:
-        if s.is_bot and s.strategy not in STRATEGIES:
-            raise BadRequest(f"no bot strategy '{s.strategy}'; choose from {', '.join(STRATEGIES)}", "not-playable")
-    return seats
 
 
 class Session:
@@ -140,7 +87,7 @@ class Session:
         self.honour = None if self.match else HonourRules(self._game)
         self._extra: dict = {}
         self._told_over = False
-        self.stats = _stats_recorder(self._game)
+        self.stats = stats_recorder(self._game)
         # What happened before the first request: the bots' opening actions (a bot seat first, or acknowledging).
         bot = self.let_bots_act()
         self.opening = {"said": self._turn_reports() if self.match is not None else [], "bot": bot}
@@ -181,12 +128,12 @@ class Session:
             logged = [e for e in data["events"] if isinstance(e, dict)]
             if [e for e in logged if e.get("type") != "ack"] == self._game.events:
                 self._game.events[:] = logged
-            self.honour = _honour_replayed(self._game)
+            self.honour = honour_replayed(self._game)
         self.kind = game_kind(rules)
         self.reported_turns = len(self.match.records) if self.match is not None else 0
         self._extra = {}
         self._told_over = self.match is not None and self.match.result is not None
-        self.stats = _stats_recorder(self._game, restored=True)
+        self.stats = stats_recorder(self._game, restored=True)
         self.opening = {"said": [], "bot": []}
         return self
 
@@ -255,8 +202,8 @@ class Session:
             "can_redo": bool(game is not None and playing_turn and game.redo_stack),
             "piles": self._piles(game) if game is not None else [],
             "groups": [{"name": g.name, "role": g.role, "tag": g.tag, "count": len(g.piles),
-                        "tags": [rules.tag_of[p] for p in g.piles], "layout": layouts[g.name]}
-                       for g in rules.groups.values()],
+                        "tags": [rules.tag_of[p] for p in g.piles], "layout": layouts[g.name],
+                        "take_from": list(g.take_from)} for g in rules.groups.values()],
             "legal": self.moves_list(legal) if playing_turn and (self.match is not None or status == "playing") else [],
             "honour": self._honour_dict(),
             "match": self._match_dict() if self.match is not None else None,
@@ -264,7 +211,7 @@ class Session:
 
     def _piles(self, game) -> list[dict]:
         rules, st = game.rules, game.state
-        up, seen = _faces(game.deck)
+        up, seen = faces_of(game.deck)
         out = []
         for p in range(game.P):
             g = rules.groups[rules.group_of[p]]
@@ -279,77 +226,31 @@ class Session:
         return out
 
     def moves_list(self, legal: list[int]) -> list[dict]:
-        """Every legal move as data (`legal`, the game's legal moves, in its order)."""
-        game = self.game
-        decoded = [game.decode(m) for m in legal]
-        runs = {(src, dst) for kind, src, dst, n in decoded if kind == "move" and n > 1}
-        return [self.move_dict(m, runs) for m in legal]
+        """Every legal move as data (`legal`, the game's legal moves, in its order): kallisti.web.move_data."""
+        return moves_list(self.game, legal)
 
-    def move_dict(self, m: int, runs: set | None = None) -> dict:
-        """A move as data: its kind, piles, card count, the exact text that makes it, and a sentence.
-
-        `runs`: the (source, target) pairs of the legal moves of several cards, when known: then the text is
-        `describe`'s without its search of the legal moves for them (which would cost a move generation a move).
-        """
-        game = self.game
-        kind, src, dst, n = game.decode(m)
-        tag = game.rules.tag_of
-        if runs is not None and kind == "move" and n == 1 and game.take_max[game.gindex[src]] > 1:
-            text = f"{tag[src]} {tag[dst]}" + (" 1" if (src, dst) in runs else "")  # as describe writes it
-        else:
-            text = describe(game, m)
-        out = {"kind": kind, "from": tag[src], "to": tag[dst] if kind in ("move", "discard") else None,
-               "count": n if kind in ("move", "discard") else 1, "text": text, "says": narrate(game, m)}
-        if kind == "discard":
-            _, start, length = game.window(m)
-            out["start"], out["count"] = start + 1, length
-        return out
+    def move_dict(self, m: int) -> dict:
+        return move_dict(self.game, m)
 
     def _honour_dict(self) -> dict | None:
         if self.match is not None:
             return None
         due = self.honour_due()
-        return _honour(due[0]) if due else None
+        return honour_dict(due[0]) if due else None
 
     def _match_dict(self) -> dict:
-        from kallisti.model.diff import ruleset_diff
-
-        m = self.match
-        w = m.waiting()
-        seats = []
-        for i, s in enumerate(m.seats):
-            seats.append({
-                "seat": i, "name": s.name, "bot": s.is_bot, "strategy": s.strategy, "total": m.totals[i],
-                "loses_at": m.loses_at(i), "turns": m.turns_taken[i],
-                "changes": [_change(c) for c in m.changes if c.target == i],
-                "diff": ruleset_diff(m.base.data, m.rules_for(i).data)})
-        x = m.player_x()
-        x_waits = w.what == "player-x"
-        result = None
-        if m.result is not None:
-            loser = m.result.loser
-            result = {"loser": loser, "loser_name": None if loser is None else m.seats[loser].name,
-                      "draw": loser is None, "reason": m.result.reason}
-        return {
-            "turn": m.turn,
-            "current": m.current,
-            "player_x": x,
-            "waiting": {"seat": w.seat, "name": None if w.seat is None else m.seats[w.seat].name, "what": w.what,
-                        "says": m._waiting_text(w), "honour": _honour(w.honour) if w.what == "ack" else None},
-            "seats": seats,
-            "revokable": [c.id for c in m.revokable(x)] if x_waits and m.x_rules(x).revoke and not m.x_actions else [],
-            "may_change": x_waits and m.x_actions < m.x_rules(x).changes,
-            "turns": [{"seat": r.seat, "turn": r.turn, "score": r.score, "total": r.total, "reason": r.reason}
-                      for r in m.records],
-            "result": result,
-        }
+        return match_dict(self.match)
 
     # -- honour rules of a patience (as `kallisti play` keeps them) -----------------------------------------
     def honour_due(self) -> list:
         return self.honour.due(self.game)
 
-    def _honour_first(self) -> None:
-        due = self.honour_due() if self.match is None else []
+    def _honour_first(self, m: int | None = None) -> None:
+        """Refuse to go on while an honour rule is due; `m`, the move asked for when known: a deal from the stock
+        makes the `before deal` rules due before it (HonourRules.ask), as in `kallisti play`."""
+        if self.match is not None:
+            return
+        due = self.honour.ask(self.game, m) if m is not None else self.honour_due()
         if due:
             raise Refused("not-now", f"first acknowledge: {due[0].says} (type `ok`)")
 
@@ -368,9 +269,12 @@ class Session:
             m = parse_move(game, line.lower())  # tags are lower case
         except MoveRefused as exc:
             raise Refused("move-refused", str(exc)) from None
-        self._honour_first()
+        self._honour_first(m)
+        sizes = [len(p) for p in game.state.piles]
         said = [narrate(game, m)]
         made = game.play(m)
+        if game.decode(m)[0] == "deal":
+            said[0] = dealt_text(game, m, sizes)
         if len(made) > 1:
             said.append("auto: " + ", ".join(describe(game, am) for am in made[1:]))
         self._moved()
@@ -383,8 +287,13 @@ class Session:
             m = parse_move(game, line.lower())
         except MoveRefused as exc:
             raise Refused("move-refused", str(exc)) from None
+        sizes = [len(p) for p in game.state.piles]
         said = [narrate(game, m)]
         made = self.match.move(seat, m)
+        if self.match.deferred is not None:  # the deal waits for the `before deal` rules: told once it is made
+            return [f"{said[0]}: first acknowledge the honour rules due before the deal"]
+        if game.decode(m)[0] == "deal":
+            said[0] = dealt_text(game, m, sizes)
         if len(made) > 1:
             said.append("auto: " + ", ".join(describe(game, am) for am in made[1:]))
         return said
@@ -422,7 +331,8 @@ class Session:
                 s = self._seat(seat, "move")
                 if not self.match.redo(s):
                     raise Refused("not-now", "nothing to redo")
-                return ["redone"]
+                waits = self.match.deferred is not None  # a deal redone waits for the `before deal` rules
+                return ["redo: first acknowledge the honour rules due before the deal" if waits else "redone"]
             return self._match_action(act)
         if not self.game.redo():
             raise Refused("not-now", "nothing to redo")
@@ -442,10 +352,30 @@ class Session:
         self._honour_first()
         game = self.game
         made = game.play_auto()
+        made += self.autoplay.follow(game, new_step=not made)  # safe moves home, the end of a game won by force
         if not made:
-            raise Refused("not-now", "no automatic move to make")
+            from kallisti.solver.autoplay import sole_compulsory
+
+            m = sole_compulsory(game)
+            if m is None:
+                raise Refused("not-now", "no automatic move to make")
+            said = [narrate(game, m)]
+            made = game.play(m)
+            if len(made) > 1:
+                said.append("auto: " + ", ".join(describe(game, am) for am in made[1:]))
+            self._moved()
+            return {"said": said}
         self._moved()
         return {"said": ["auto: " + ", ".join(describe(game, m) for m in made)]}
+
+    @property
+    def autoplay(self):
+        """The terminal's autoplay (kallisti.solver.autoplay): the moves home that `a` makes besides the ruleset's."""
+        if getattr(self, "_autoplay", None) is None:
+            from kallisti.solver.autoplay import Autoplay
+
+            self._autoplay = Autoplay()
+        return self._autoplay
 
     def hint(self) -> dict:
         """A good legal move (the terminal's `hint`), and where it comes from."""
@@ -463,8 +393,13 @@ class Session:
         if self.match is not None:
             def act():
                 s = self._seat(seat, "ack")
+                waiting, game = self.match.deferred, self.game
+                sizes = [len(p) for p in game.state.piles] if waiting is not None else []
                 rule = self.match.acknowledge(s)
-                return [does(self.match.seats[s].name, f"acknowledges: {rule.says}")]
+                said = [does(self.match.seats[s].name, f"acknowledges: {rule.says}")]
+                if waiting is not None and self.match.deferred is None:  # the deal that waited for it is made now
+                    said.append(dealt_text(game, waiting[1], sizes) if waiting[0] == "move" else "redone")
+                return said
             return self._match_action(act)
         h = self.honour.acknowledge(self.game)
         if h is None:
@@ -514,7 +449,7 @@ class Session:
         from kallisti.interpreter.match import MatchError
         from kallisti.model.diff import ruleset_diff
 
-        text = _change_text(text)
+        text = change_text(text)
         if self.match is not None:
             target = self.match.current
             try:
@@ -547,7 +482,7 @@ class Session:
         from kallisti.interpreter.save import adopt_change
         from kallisti.model.diff import ruleset_diff
 
-        text = _change_text(text)
+        text = change_text(text)
         refused = "change refused; the rules stay as they were"
         if self.match is not None:
             m = self.match
@@ -562,7 +497,7 @@ class Session:
                     raise Refused("change-refused", refused, [plain_finding("not-now", str(exc))]) from None
                 except KallistiError as exc:
                     raise Refused("change-refused", refused, [finding_dict(f) for f in exc.findings]) from None
-                self._extra = {"diff": ruleset_diff(before.data, m.rules_for(target).data), "change": _change(change)}
+                self._extra = {"diff": ruleset_diff(before.data, m.rules_for(target).data), "change": change_dict(change)}
                 return [does(m.seats[x].name, f"imposes {change.id} on {m.seats[target].name}, from {hir(m.seats[target].name)} next "
                              f"turn: {change.text}")]
             return self._match_action(act)
@@ -605,8 +540,16 @@ class Session:
         actions = []
 
         def heard(seat, what, detail):
-            actions.append({"seat": seat, "name": self.match.seats[seat].name, "what": what, "detail": detail})
+            action = {"seat": seat, "name": self.match.seats[seat].name, "what": what, "detail": detail,
+                      "said": self._turn_reports()}
+            game = self.match.game
+            if what == "move" and game is not None:  # the table after it, for the page to play the turn out
+                action["piles"] = self._piles(game)
+            actions.append(action)
         self.bots.act(heard)
+        moves = [a for a in actions if "piles" in a]
+        for a in moves[:-PLAYED_OUT_MOVES]:  # a long run of bots (a match of bots alone): only its end is played out
+            del a["piles"]
         return actions
 
     def _turn_reports(self) -> list[str]:
@@ -616,7 +559,7 @@ class Session:
         while self.reported_turns < len(m.records):
             rec = m.records[self.reported_turns]
             self.reported_turns += 1
-            out.append(f"turn over ({rec.reason}): {m.seats[rec.seat].name} scores {rec.score}, total {rec.total}")
+            out.append(f"turn over ({rec.reason}): {does(m.seats[rec.seat].name, f'scores {rec.score}')}, total {rec.total}")
         if m.result is not None and not self._told_over:
             self._told_over = True
             who = "a draw" if m.result.loser is None else f"{m.seats[m.result.loser].name} loses"
@@ -625,97 +568,6 @@ class Session:
 
 
 # -- helpers ---------------------------------------------------------------------------------------------
-def _stats_recorder(game, restored: bool = False):
-    """What records the patience `game` for `kallisti stats` (None in a match, or with KALLISTI_NO_STATS); a game
-    brought back from its save that is won was recorded when it was won. A database that cannot be written is
-    logged once."""
-    import logging
-
-    from kallisti.stats import recorder
-
-    stats = recorder(logging.getLogger("kallisti.stats").warning) if game is not None else None
-    if stats is not None:
-        stats.follow(game, recorded=restored and game.status().outcome == "won")
-    return stats
-
-
-def move_text(text, src, dst, count) -> str:
-    """The move as typed: `text`, or `src dst [count]` from the fields (tags only, so nothing else is typed)."""
-    if text is not None:
-        if not isinstance(text, str) or not text.strip():
-            raise BadRequest("`text` is a move as typed in `kallisti play`, e.g. \"t3 f1\"")
-        return text
-    if not isinstance(src, str) or not isinstance(dst, str):
-        raise BadRequest("a move is {\"text\": \"t3 f1\"} or {\"from\": \"t3\", \"to\": \"f1\", \"count\": 1}")
-    for name, tag in (("from", src), ("to", dst)):
-        if not _TAG.fullmatch(tag.lower()):
-            raise BadRequest(f"`{name}` is a pile's tag, e.g. \"t3\"")
-    line = f"{src} {dst}"
-    if count is not None:
-        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= _COUNT_LIMIT:
-            raise BadRequest("`count` is a number of cards, 1 or more")
-        line += f" {count}"
-    return line
-
-
-def _change_text(text) -> str:
-    if not isinstance(text, str) or not text.strip():
-        raise BadRequest("`text` is a rule change, e.g. \"set field.count 5\"")
-    return text
-
-
-HIDDEN = {"id": None, "rank": None, "suit": None, "symbol": None, "colour": None, "face_up": False, "text": "##"}
-_FACES: dict[object, tuple[list[dict], list[dict]]] = {}  # per deck: every card face up, and face down but shown
-_FACES_LOCK = threading.Lock()  # sessions are played in several threads at once
-
-
-def _faces(deck) -> tuple[list[dict], list[dict]]:
-    """The JSON of each card of a deck, face up and face down but shown (`(5♥)`): made once per deck.
-
-    The dicts are shared by every state of the deck's games; nothing may change them."""
-    with _FACES_LOCK:
-        return _FACES.get(deck.signature) or _made_faces(deck)
-
-
-def _made_faces(deck) -> tuple[list[dict], list[dict]]:
-    """`_faces` of a deck not yet seen (holding `_FACES_LOCK`)."""
-    up, seen = [], []
-    for c in range(deck.size):
-        suit = deck.suits[deck.suit[c]]
-        card = {"id": c, "rank": deck.ranks[deck.rank[c]], "suit": suit.name, "symbol": suit.symbol,
-                "colour": suit.color, "face_up": True, "text": deck.name(c)}
-        up.append(card)
-        seen.append({**card, "face_up": False, "text": f"({card['text']})"})
-    faces = _FACES[deck.signature] = (up, seen)
-    if len(_FACES) > 256:  # decks changed by rule changes: keep the cache small
-        _FACES.pop(next(iter(_FACES)))
-    return faces
-
-
-def _honour_replayed(game) -> HonourRules:
-    """The honour rules still due in a patience rebuilt from its save: those of its first deal, less the ones its
-    events acknowledged, as `Session.acknowledge` and `Session._moved` kept them while it was played."""
-    honour = HonourRules(SimpleNamespace(rules=game.initial_rules))
-    for event in game.events:
-        kind = event.get("type") if isinstance(event, dict) else None
-        if kind == "ack":
-            if honour.pending and honour.pending[0].id == event.get("rule"):
-                honour.pending.pop(0)
-            else:
-                honour.move_acks.add(event.get("rule"))
-        elif kind in ("move", "auto"):
-            honour.moved()
-    return honour
-
-
-def _honour(h) -> dict | None:
-    return None if h is None else {"id": h.id, "at": h.at, "says": h.says}
-
-
-def _change(c) -> dict:
-    return {"id": c.id, "by": c.author, "on": c.target, "after_turn": c.turn, "text": c.text, "active": c.active}
-
-
 def _layout_finding() -> dict:
     return plain_finding("change-layout", "this changes the deck or the piles, which can change only with a new deal; "
                          "the browser plays on the table as dealt (write the change in a ruleset file instead)")

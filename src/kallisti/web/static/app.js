@@ -3,8 +3,9 @@
 // can be shared; `#discordian/3?players=ann,bob` names the players of a match.
 
 import {api, trouble} from "./api.js";
+import {homeMove} from "./picks.js";
 import {Table} from "./table.js";
-import {Side, waitingText} from "./match.js";
+import {Side, botSummary, waitingText} from "./match.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -20,12 +21,17 @@ const app = {
   hash: "",
   hinting: false,    // a hint request is out
   shown: 0,          // states drawn so far: the page's <body data-shown>, which tests wait on
+  about: new Map(),  // each game's goal, rules in short and rule book (GET /api/games/NAME), once fetched
+  skip: null,        // while a bot's turn is played out: what skips to its end
 };
+
+const BOT_STEP_MS = 350;   // a bot's move stays on the table this long while its turn is played out...
+const BOT_TURN_MS = 6000;  // ...or less, so that a whole turn plays out within this
 
 const table = new Table($("table"), {
   move: (m) => move(m.text ? {text: m.text} : {from: m.from, to: m.to, count: m.count}),
   deal: () => act("deal"),
-  foundation: (tag) => toFoundation(tag),
+  foundation: (tag, index) => toFoundation(tag, index),
   select: (text) => (text ? say(text, "info") : null),
 });
 
@@ -55,28 +61,28 @@ function note(text, kind = "") {
   if (app.log.length > 60) app.log.splice(0, app.log.length - 60);
 }
 
-function botSummary(bot) {
-  const out = [];
-  let moves = [];
-  let mover = null;
-  const flush = () => {
-    if (moves.length > 12) out.push(`${mover} plays ${moves.length} moves: ${moves.slice(0, 10).join(", ")}, …, ${moves[moves.length - 1]}`);
-    else if (moves.length) out.push(`${mover} plays ${moves.join(", ")}`);
-    moves = [];
-  };
-  for (const b of bot || []) {
-    if (b.what === "move") {
-      if (mover !== b.name) flush();
-      mover = b.name;
-      moves.push(b.detail);
-    } else {
-      flush();
-      const acknowledges = b.name.trim().toLowerCase() === "you" ? "acknowledge" : "acknowledges";  // "you" is spoken to
-      out.push(b.what === "ack" ? `${b.name} ${acknowledges}: ${b.detail}` : `${b.name} ${b.what === "player-x" ? "(Player X) " : ""}${b.detail}`);
+/** A bot's turn played out on the table, move by move at a readable pace, until its end or a skip; then each of
+ * its other actions (a rule change, the turn's score) is said in order. */
+async function playOut(state, bot) {
+  const steps = (bot || []).filter((b) => b.piles).length;
+  if (!steps) return;
+  const pace = Math.min(BOT_STEP_MS, BOT_TURN_MS / steps);
+  let skipped = false;
+  let wake = null;
+  app.skip = () => { skipped = true; if (wake) wake(); };
+  $("bot-turn").hidden = false;
+  try {
+    for (const b of bot) {
+      if (skipped) break;
+      if (!b.piles) continue;
+      table.render({...state, piles: b.piles, legal: []}, {animate: true});
+      say(`${b.name} plays ${b.detail}`, "info");
+      await new Promise((resolve) => { wake = resolve; setTimeout(resolve, pace); });
     }
+  } finally {
+    app.skip = null;
+    $("bot-turn").hidden = true;
   }
-  flush();
-  return out;
 }
 
 // -- the games ------------------------------------------------------------------------------------------
@@ -105,14 +111,57 @@ async function loadGames() {
     kind.textContent = g.kind === "match" ? `${g.players} players, rule changes` : g.kind === "patience" ? "patience" : `${g.players} seats`;
     const desc = document.createElement("span");
     desc.className = "desc";
-    desc.textContent = g.playable ? g.description : `Played in the terminal: kallisti play ${g.name}. ${g.description}`;
+    const lead = firstSentence(g.description);
+    desc.textContent = g.playable ? lead : `Played in the terminal: kallisti play ${g.name}. ${lead}`;
     b.append(title, kind, desc);
     b.disabled = !g.playable;
     b.addEventListener("click", () => open(g.name));
     li.append(b);
+    if (lead !== g.description) {  // the whole description, a click away
+      const more = document.createElement("details");
+      more.className = "game-more";
+      const summary = document.createElement("summary");
+      summary.textContent = "The whole description";
+      const p = document.createElement("p");
+      p.textContent = g.description;
+      more.append(summary, p);
+      li.append(more);
+    }
     list.append(li);
   }
   return r.data;
+}
+
+/** The first sentence of a description (all of it when it has no full stop). */
+function firstSentence(text) {
+  const m = /^(.+?[.!?])(\s|$)/.exec(text || "");
+  return m ? m[1] : text || "";
+}
+
+/** A game's goal, its rules in short and the address of its rule book, fetched once, beside the actions' queue
+ * (it changes nothing); when it comes, the side panel shows it, and the opening line says the goal. */
+async function about(name) {
+  if (app.about.has(name)) return;
+  let data;
+  try {
+    const res = await fetch(`/api/games/${encodeURIComponent(name)}`, {headers: {Accept: "application/json"}});
+    if (!res.ok) return;
+    data = await res.json();
+  } catch (err) {
+    return;  // the game plays on without it
+  }
+  app.about.set(name, data);
+  const s = app.state;
+  if (!s || s.game !== name) return;
+  side.render(s, app.log, data);
+  if (app.opening && $("message").textContent === app.opening) say(openingLine(s, app.where), "info");
+}
+
+/** What the status line says when a game opens: the game, its number, its goal and how to play. */
+function openingLine(state, where = "") {
+  app.where = where;
+  app.opening = `${state.title}, game ${state.seed}${where ? `, ${where}` : ""}: ${helpText(state)}`;
+  return app.opening;
 }
 
 function showGames() {
@@ -184,7 +233,13 @@ async function resume(hash, want) {
   const r = await api("GET", `/sessions/${id}`);
   if (r.status !== 200 || r.data.game !== want.game || (want.seed !== undefined && r.data.seed !== want.seed)) return false;
   enter(r.data, want.players || null, [], [], true);
-  say(`${r.data.title}, game ${r.data.seed}, as you left it: ${helpText(r.data)}`, "info");
+  about(r.data.game);
+  const st = r.data;
+  const where = st.status === "won" ? "won" : st.status === "lost" ? `lost (${st.reason})` :
+    st.status === "over" ? "over" : "as you left it";
+  if (st.status === "playing") say(openingLine(st, where), "info");
+  else say(`${st.title}, game ${st.seed}, ${where}: undo, or deal again`, "refused");
+  table.focus();
   return true;
 }
 
@@ -208,7 +263,9 @@ async function open(name, seed, players) {
   }
   if (app.id) api("DELETE", `/sessions/${app.id}`);  // the old deal is done with
   enter(r.data.state, g.kind === "match" ? (players || null) : null, r.data.said, r.data.bot);
-  say(`${r.data.state.title}, game ${r.data.state.seed}: ${helpText(r.data.state)}`, "info");
+  say(openingLine(r.data.state), "info");
+  about(name);
+  table.focus();  // the keyboard plays at once: arrow keys, Enter
 }
 
 /** Play the session whose state is `state` (`said` and `bot`: what its creation brought about). */
@@ -230,8 +287,12 @@ function enter(state, players, said, bot, resumed = false) {
 }
 
 function helpText(state) {
-  if (state.kind === "match") return state.match ? waitingText(state.match) : "";
-  return "drag a card to move it, or click it and then click where it goes; double-click sends it to a foundation";
+  const goal = app.about.get(state.game)?.goal || "";
+  if (state.kind === "match") return [goal, state.match ? waitingText(state.match) : ""].filter(Boolean).join(" ");
+  const has = (role) => state.groups.some((g) => g.role === role);
+  if (has("line") && has("discard")) return `${goal} Click the first and the last card of a run of the line, then the discard pile`.trim();
+  const home = has("foundation") ? "; double-click sends it to a foundation" : "";
+  return `${goal} Drag a card to move it, or click it and then click where it goes${home}`.trim();
 }
 
 /** Send an action (`move`, `undo`, `deal`, `acknowledge`, `rule`, ...) and show what came of it. */
@@ -246,39 +307,37 @@ async function act(path, body = {}) {
   }
   for (const line of d.said || []) note(line);
   for (const line of botSummary(d.bot)) note(line, "bot");
+  if (d.ok && d.state) await playOut(d.state, d.bot);
   if (d.ok) {
     const lines = [...(d.said || []), ...botSummary(d.bot)];
-    say(lines.join("; ") || "done", "done");
+    say(lines.map((line) => line.replace(/[.]$/, "")).join("; ") || "done", "done");
   } else if (path !== "rule") {
     note(`refused: ${trouble(r)}`, "refused");
     say(trouble(r), "refused");
   } else {
     say(trouble(r), "refused");
   }
-  if (d.state) show(d.state);
+  if (d.state) show(d.state, {animate: !!d.ok, from: movedFrom(path, body)});
   return r;
+}
+
+/** The pile an action takes cards from, where cards newly shown start their way (a deal's stock). */
+function movedFrom(path, body) {
+  if (path === "deal") return app.state?.piles.find((p) => p.role === "stock")?.tag || null;
+  if (path === "move") return body.from || (body.text || "").trim().split(/[\s@]+/)[0] || null;
+  return null;
 }
 
 function move(m) {
   return act("move", m);
 }
 
-/** Double-click: this top card to the lowest-numbered foundation that takes it, as `t7 f` and the automatic moves
- * choose (never the first move listed: the engine's order of legal moves is not the piles' order); else the
- * engine's word why not. */
-function toFoundation(tag) {
-  const s = app.state;
-  const roleOf = new Map(s.piles.map((p) => [p.tag, p.role]));
-  const number = new Map(s.piles.map((p, i) => [p.tag, i]));  // the piles in the engine's numbering
-  const legal = s.legal.filter((m) => m.kind === "move" && m.from === tag && m.count === 1 && roleOf.get(m.to) === "foundation")
-    .reduce((best, m) => (best && number.get(best.to) <= number.get(m.to) ? best : m), null);
-  if (legal) return act("move", {text: legal.text});
-  const group = s.groups.find((g) => g.role === "foundation");
-  if (!group) {
-    say("this game has no foundation", "refused");
-    return null;
-  }
-  return act("move", {from: tag, to: group.tag || group.tags[0], count: 1});
+/** Double-click: the card at place `index` of pile `tag` to a foundation (picks.js), or the engine's word why not. */
+function toFoundation(tag, index) {
+  const body = homeMove(app.state, tag, index);
+  if (body) return act("move", body);
+  say("this game has no foundation", "refused");
+  return null;
 }
 
 async function hint() {
@@ -310,7 +369,7 @@ async function hint() {
 
 // -- drawing --------------------------------------------------------------------------------------------
 
-function show(state) {
+function show(state, {animate = false, from = null} = {}) {
   app.state = state;
   app.hash = hashFor(state, app.players);
   if (location.hash !== app.hash) history.replaceState(null, "", app.hash);
@@ -348,15 +407,18 @@ function show(state) {
     return o;
   }));
   const bits = [];
-  if (state.score != null) bits.push(`score ${state.score}`);
+  // In a match, the score is that of the turn being played (not the last player's while Player X decides).
+  if (state.score != null && (!state.match || state.match.waiting.what === "move")) bits.push(`score ${state.score}`);
   bits.push(`${state.moves_made} move${state.moves_made === 1 ? "" : "s"}`);
   if (state.status === "won") bits.push("won");
   if (state.status === "lost") bits.push(`lost: ${state.reason}`);
   $("score").textContent = bits.join(" · ");
   $("status").textContent = state.status;
   $("status").dataset.status = state.status;
-  table.render(state, {note: tableNote(state)});
-  side.render(state, app.log);
+  table.render(state, {note: tableNote(state), animate, from});
+  side.render(state, app.log, app.about.get(state.game));
+  const xTurn = !!(state.match && state.match.waiting.what === "player-x" && !state.match.seats[state.match.waiting.seat].bot);
+  $("play").classList.toggle("x-turn", xTurn);
   if ((state.status === "won" || state.status === "lost") && !state.match && app.statsShown !== `${state.id} ${state.moves_made}`) {
     app.statsShown = `${state.id} ${state.moves_made}`;
     showStats(state.title);
@@ -453,6 +515,12 @@ function wire() {
       say(`the link to this deal: ${shareUrl()}`, "info");
     }
   });
+  $("menu-toggle").addEventListener("click", () => {
+    const open = !$("toolbar").classList.contains("open");
+    $("toolbar").classList.toggle("open", open);
+    $("menu-toggle").setAttribute("aria-expanded", String(open));
+  });
+  $("skip-bot").addEventListener("click", () => app.skip && app.skip());
   $("banner-close").addEventListener("click", hideBanner);
   $("banner-new").addEventListener("click", () => {
     hideBanner();
@@ -469,6 +537,7 @@ function typing(target) {
 /** u undo, r redo (Ctrl+Z, Ctrl+Shift+Z and Ctrl+Y too), h hint, d deal, a automatic moves, Escape. */
 function keys(e) {
   if (e.key === "Escape") {
+    if (app.skip) app.skip();
     hideBanner();
     if (table.selection) table.select(null);
     return;

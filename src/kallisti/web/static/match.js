@@ -25,8 +25,9 @@ function findingElement(f, text) {
   const where = f.line != null ? `${f.line}:${f.column}` : "";
   if (where) li.append(el("span", "where", where), " ");
   li.append(el("span", "what", f.message));
-  if (f.code) li.append(" ", el("code", "code", f.code));
-  if (f.suggestion) li.append(el("span", "suggestion", ` (did you mean ${f.suggestion}?)`));
+  // The suggestion is a sentence of its own ("did you mean 'count'?"); the code, the finding's name, stands apart.
+  if (f.suggestion) li.append(" ", el("span", "suggestion", `(${f.suggestion.replace(/[.]$/, "")})`));
+  if (f.code) li.append(" ", el("code", "code", `[${f.code}]`));
   if (f.line != null && f.column != null) {
     const line = text.split("\n")[f.line - 1];
     if (line != null) {  // the line typed, cut to a window round the column, and a caret under it
@@ -193,12 +194,13 @@ export class Side {
     this.editorKey = null;
   }
 
-  render(state, log) {
+  render(state, log, about = null) {
     const root = this.root;
     const keep = this.editor && this.editorKey === this.keyFor(state) ? this.editor : null;
     root.replaceChildren();
     if (state.match) this.renderMatch(state, keep);
     else this.renderPatience(state, keep);
+    if (about) root.append(this.aboutBox(about));
     if (log && log.length) {
       const box = el("section", "log");
       box.append(el("h3", null, "What happened"));
@@ -208,6 +210,30 @@ export class Side {
       root.append(box);
       requestAnimationFrame(() => { ol.scrollTop = ol.scrollHeight; });  // the latest in view, the page unmoved
     }
+  }
+
+  /** The game's goal, its rules in short (both from its rule book) and a link to the whole rule book. */
+  aboutBox(about) {
+    const box = el("section", "about");
+    box.setAttribute("aria-label", "the game");
+    box.append(el("h3", null, `${about.title}: the goal`));
+    if (about.goal) box.append(el("p", "goal", about.goal));
+    if (about.rules && about.rules.length) {
+      const details = el("details", "rules-short");
+      details.append(el("summary", null, "The rules in short"));
+      const ul = el("ul");
+      for (const line of about.rules) ul.append(el("li", null, line));
+      details.append(ul);
+      box.append(details);
+    }
+    const a = el("a", "rule-book", "The whole rule book");
+    a.href = about.rule_book;
+    a.target = "_blank";
+    a.rel = "noopener";
+    const p = el("p");
+    p.append(a);
+    box.append(p);
+    return box;
   }
 
   keyFor(state) {
@@ -373,4 +399,39 @@ export class Side {
     }
     return box;
   }
+}
+
+/** What the bots did, in lines: a run of one bot's moves in one line, each other action and each turn it ended in
+ * a line of its own. */
+export function botSummary(bot) {
+  const out = [];
+  let moves = [];
+  let mover = null;
+  const flush = () => {
+    if (moves.length > 12) out.push(`${mover} plays ${moves.length} moves: ${moves.slice(0, 10).join(", ")}, …, ${moves[moves.length - 1]}`);
+    else if (moves.length) out.push(`${mover} plays ${moves.join(", ")}`);
+    moves = [];
+  };
+  for (const b of bot || []) {
+    if (b.what === "move") {
+      if (mover !== b.name) flush();
+      mover = b.name;
+      moves.push(b.detail);
+    } else {
+      flush();
+      out.push(botLine(b));
+    }
+    if (b.said && b.said.length) {  // the turn it ended, in order: its score before the next player acts
+      flush();
+      out.push(...b.said);
+    }
+  }
+  flush();
+  return out;
+}
+
+/** A bot's action other than a move, in words ("you" is spoken to). */
+function botLine(b) {
+  const acknowledges = b.name.trim().toLowerCase() === "you" ? "acknowledge" : "acknowledges";
+  return b.what === "ack" ? `${b.name} ${acknowledges}: ${b.detail}` : `${b.name} ${b.what === "player-x" ? "(Player X) " : ""}${b.detail}`;
 }

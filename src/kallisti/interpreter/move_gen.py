@@ -1,0 +1,423 @@
+"""Move generation: the legal moves of a position, read off the move indexes, with the rules that judge them."""
+
+from __future__ import annotations
+
+from itertools import compress
+
+from kallisti.interpreter.expr_types import Ctx, RuleRuntimeError
+from kallisti.interpreter.rule_reads import MEMO_LIMIT
+
+
+class MoveGeneration:
+    """The part of `Game` that lists the legal moves, judges them with the rules and decodes them; the moves of
+    windows of cards (discards, cards from below a pile's top) are listed by `WindowMoves` (window_moves.py)."""
+
+    def legal_moves(self) -> list[int]:
+        """Every legal move in this position (only the compulsory ones, when any exists)."""
+        moves = self._all_moves()
+        if self.rules.compulsory and moves:
+            forced = [m for m in moves if self._matches_any(self.rules.compulsory, m)]
+            if forced:
+                return forced
+        return moves
+
+    def _stock_moves(self) -> list[int]:
+        """The deals and redeals allowed now, stock pile by stock pile: the start of every list of moves."""
+        piles, P = self.piles, self.P
+        out: list[int] = []
+        for s, deals, always, redeals in self.stock_info:
+            if deals and piles[s] and (always or self._may_deal(s)):
+                out.append(s)
+            if redeals and self._may_redeal(s):
+                out.append(P + s)
+        return out
+
+    def _all_moves(self) -> list[int]:
+        piles = self.state.piles
+        out = self._stock_moves()
+        dests = self.dests
+        top_key = self.top_key
+        spaces = self.open_spaces  # empty piles that take any card (never a source: a source has cards)
+        checked, has_checked = self.checked, self.has_checked
+        if not (spaces or has_checked):
+            # Then a simple source's only moves are to its `source_dests` list: skip the empty ones at C speed
+            # (compress stops at the end of simple_sources, before the spare slot).
+            source_dests = self.source_dests
+            for src, head, i in compress(self.simple_sources, source_dests):
+                for d in source_dests[i]:
+                    if d != src:
+                        out.append(head + d)
+        else:
+            for src, head, _ in self.simple_sources:
+                # One card at a time, every target tabulated: a single index lookup per source
+                # (top_key holds the kind of the pile's face-up top card, or a negative marker).
+                k = top_key[src]
+                if k >= 0:
+                    lst = dests[k]
+                    if lst:
+                        for d in lst:
+                            if d != src:
+                                out.append(head + d)
+                    if spaces:
+                        for d in spaces:
+                            out.append(head + d)
+                    if has_checked:
+                        lst = checked[k]
+                        if lst:
+                            self._checked_targets(out, lst, src, 1, head)
+        runs = self.runs
+        for src, limit, seq, counts, kept in self.run_plan:
+            found = runs[src]
+            if found is None:
+                failures = self.failures
+                found = self._runs(src, limit, seq, counts)
+                if kept and failures == self.failures:  # a rule that failed is judged again, its failure noted again
+                    runs[src] = found
+            for head, k, n, targets in found:
+                lst = dests[k]
+                if lst:
+                    for d in lst:
+                        if d != src:
+                            out.append(head + d)
+                if spaces:
+                    for d in spaces:
+                        out.append(head + d)
+                if has_checked:
+                    lst = checked[k]
+                    if lst:
+                        self._checked_targets(out, lst, src, n, head)
+                if not targets:
+                    continue
+                for tg, builds, takes_spaces in targets:  # the general targets a run of n cards may go to
+                    if builds:
+                        self._general_builds(out, tg, src, n, head)
+                    if takes_spaces:
+                        empties = self.empties[tg]
+                        if not empties:
+                            continue
+                        # `_general_empties` when the verdict on these cards, or from this source, is known
+                        memo = self.empty_memos[tg]
+                        if memo is not None:
+                            ok = memo.get(self.cards_key(piles[src][-n:]))
+                        else:
+                            kept = self.space_counts[tg]
+                            ok = kept.get(src * self.window_span + n) if kept is not None else None
+                        if ok is None:
+                            self._general_empties(out, tg, src, n, head)
+                        elif ok:
+                            for d in empties:
+                                out.append(head + d)
+        if self.discard_sources:
+            self._discard_moves(out)
+        if self.reach_sources:
+            self._reach_moves(out)
+        return out
+
+    def _runs(self, src: int, limit: int, seq, counts) -> list[tuple]:
+        """The runs that may leave pile src now, shortest first, as its take and sequence rules judge them: each as
+        (its move number less the destination, the kind of its bottom card, how many cards, the general targets a
+        run of that many cards may go to (`general_by_count`)). `limit`, `seq` and `counts` are the source's, as
+        `source_info` has them."""
+        pile = self.piles[src]
+        found: list[tuple] = []
+        up = len(pile) - self.down[src]
+        if up <= 0:
+            return found
+        if limit > up:
+            limit = up
+        table = seq.pair_table if seq is not None else None
+        P, kind, by_count = self.P, self.kind, self.general_by_count
+        n = 1
+        while n <= limit:
+            if n > 1 and seq is not None:
+                if table is not None:
+                    if not table[pile[-n + 1] * seq.stride + pile[-n]]:
+                        break
+                elif not self._sequence_ok(seq, pile, n):
+                    break
+            if counts is None or (counts[n] if counts else self._take_ok(src, n)):
+                found.append(((n * P + src) * P, kind[pile[-n]], n, by_count[n]))
+            n += 1
+        return found
+
+    def _sequence_ok(self, seq, pile, n) -> bool:
+        ctx = self.ctx
+        ctx.card, ctx.top = pile[-n + 1], pile[-n]
+        return self._allows(seq, ctx)
+
+    def _take_ok(self, src, n) -> bool:
+        gi = self.gindex[src]
+        memo = self.take_cards[gi]  # the verdict by the run's bottom card and count, when that is all the rule reads
+        if memo is not None:
+            key = self.piles[src][-n] * self.window_span + n
+            ok = memo.get(key)
+            if ok is not None:
+                return ok
+        ctx = self._move_ctx(src, n)
+        ctx.pile, ctx.top = src, -1  # a take rule's `pile` is the pile the cards leave
+        try:
+            ok = bool(self.group_list[gi].take.allows(ctx))
+        except RuleRuntimeError as exc:
+            self._rule_failed(exc)
+            return False
+        if memo is not None:
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            memo[key] = ok
+        return ok
+
+    def _checked_targets(self, out, piles, src, n, head) -> None:
+        """Moves onto piles whose tables passed the card: their remaining clauses decide. A rule blind to the
+        destination (`blind_build`, `blind_empty`) is judged once in a call, for every pile it judges."""
+        ctx = None
+        st = self.state
+        gindex, groups = self.gindex, self.group_list
+        known: dict | None = None  # the verdicts of blind rules, by rule
+        key = src * self.window_span + n  # a kept verdict's key (`build_counts`, `space_counts`)
+        for d in piles:
+            if d == src:
+                continue
+            target = st.piles[d]
+            gi = gindex[d]
+            if target:
+                rule, blind, memo = groups[gi].build, self.blind_build[gi], self.build_counts[gi]
+            else:
+                rule, blind, memo = groups[gi].empty, self.blind_empty[gi], self.space_counts[gi]
+            if memo is not None:
+                ok = memo.get(key)
+                if ok is not None:
+                    if ok:
+                        out.append(head + d)
+                    continue
+            elif blind and known is not None:
+                ok = known.get(rule)
+                if ok is not None:
+                    if ok:
+                        out.append(head + d)
+                    continue
+            if ctx is None:
+                ctx = self._move_ctx(src, n)
+            ctx.pile = d
+            ctx.top = target[-1] if target else st.no_card
+            try:
+                ok = bool(rule.residual_allows(ctx))
+            except RuleRuntimeError as exc:
+                self._rule_failed(exc)
+                continue
+            if ok:
+                out.append(head + d)
+            if memo is not None:
+                if len(memo) >= MEMO_LIMIT:
+                    memo.clear()
+                memo[key] = ok
+            elif blind:
+                if known is None:
+                    known = {}
+                known[rule] = ok
+
+    def _general_builds(self, out, tg, src, n, head) -> None:
+        group = self.group_list[tg]
+        st = self.state
+        ctx = self._move_ctx(src, n)
+        memo, key = self.build_counts[tg], src * self.window_span + n  # a verdict kept across positions
+        known = memo.get(key) if memo is not None else None  # a blind rule's verdict, once judged
+        blind = self.blind_build[tg]
+        for d in group.piles:
+            dp = st.piles[d]
+            if d != src and dp and len(dp) > st.down[d]:
+                if known is None:
+                    ctx.top, ctx.pile = dp[-1], d
+                    try:
+                        ok = bool(group.build.allows(ctx))
+                    except RuleRuntimeError as exc:
+                        self._rule_failed(exc)
+                        continue
+                    if blind:
+                        known = ok
+                        if memo is not None:
+                            if len(memo) >= MEMO_LIMIT:
+                                memo.clear()
+                            memo[key] = ok
+                else:
+                    ok = known
+                if ok:
+                    out.append(head + d)
+
+    def _general_empties(self, out, tg, src, n, head) -> None:
+        empties = self.empties[tg]
+        if not empties:
+            return
+        group = self.group_list[tg]
+        memo = self.empty_memos[tg]
+        if memo is not None:  # the rule reads only the moving cards: one verdict for every space of the group
+            ok = memo.get(key := self.cards_key(self.state.piles[src][-n:]))
+            if ok is None:
+                ctx = self._move_ctx(src, n)
+                ctx.top, ctx.pile = self.state.no_card, empties[0]
+                try:
+                    ok = group.empty.allows(ctx)
+                except RuleRuntimeError:
+                    ok = None  # judged space by space below, each failure noted as it always is
+                else:
+                    if len(memo) >= MEMO_LIMIT:
+                        memo.clear()
+                    memo[key] = ok = bool(ok)
+            if ok is not None:
+                if ok:
+                    for d in empties:
+                        out.append(head + d)
+                return
+        ctx = self._move_ctx(src, n)
+        if self.blind_empty[tg]:  # blind to the destination: one verdict for every space of the group, in this position
+            kept, key = self.space_counts[tg], src * self.window_span + n  # or in any, by source and count
+            ok = kept.get(key) if kept is not None else None
+            if ok is None:
+                ctx.top, ctx.pile = self.state.no_card, empties[0]
+                try:
+                    ok = bool(group.empty.allows(ctx))
+                except RuleRuntimeError:
+                    ok = None  # judged space by space below, each failure noted as it always is
+                else:
+                    if kept is not None:
+                        if len(kept) >= MEMO_LIMIT:
+                            kept.clear()
+                        kept[key] = ok
+            if ok is not None:
+                if ok:
+                    for d in empties:
+                        out.append(head + d)
+                return
+        for d in empties:
+            ctx.top, ctx.pile = self.state.no_card, d
+            if self._allows(group.empty, ctx):
+                out.append(head + d)
+
+    def _move_ctx(self, src: int, n: int) -> Ctx:
+        ctx = self.ctx
+        pile = self.state.piles[src]
+        ctx.cards = pile[-n:]
+        ctx.card, ctx.count, ctx.source = pile[-n], n, src
+        return ctx
+
+    def _allows(self, rule, ctx) -> bool:
+        try:
+            return rule.allows(ctx)
+        except RuleRuntimeError as exc:
+            self._rule_failed(exc)
+            return False
+
+    def _rule_failed(self, exc: RuleRuntimeError) -> None:
+        """A rule raised an error: the move it judged is refused, and the error is noted for rule-change trials."""
+        self.failures += 1
+        if len(self.rule_errors) < 10:
+            self.rule_errors.append(str(exc))
+
+    def _may_deal(self, s: int) -> bool:
+        """Whether pile s may deal now: it deals (`turn`) and its `dealing` rule allows it."""
+        g = self.group_list[self.gindex[s]]
+        if g.turn is None:
+            return False
+        if g.dealing.always:
+            return True
+        ctx = self.ctx
+        ctx.pile = s
+        return self._allows(g.dealing, ctx)
+
+    def _may_redeal(self, s: int) -> bool:
+        """Whether pile s may redeal now: redeals are left, its condition holds, and there are cards to gather."""
+        g = self.group_list[self.gindex[s]]
+        spec = g.redeal
+        if spec is None or g.redeals == 0:
+            return False
+        if g.redeals > 0 and self.state.redeals[g.name] >= g.redeals:
+            return False
+        if not any(self.state.sizes[name] for name in spec.gather):
+            return False
+        ctx = self.ctx
+        ctx.pile = s
+        try:
+            return bool(spec.when(ctx))
+        except RuleRuntimeError as exc:
+            self._rule_failed(exc)
+            return False
+
+    def can_move_from(self, p: int) -> bool:
+        """Whether any legal move takes cards from pile p (`pile.movable` in win, lose and score rules)."""
+        P = self.P
+        moves = self.listed if self.listed is not None else self.legal_moves()
+        return any(m >= P * P and (m % (P * P)) // P == p for m in moves)
+
+    def _lost(self, moves: list[int] | None):
+        """The first lose rule that holds, or None; `moves`, when given, are the legal moves here: what `pile.movable`
+        asks for, given rather than listed again for each pile it asks about."""
+        self.listed = moves
+        try:
+            return next((loss for loss in self.rules.lose if loss.when(self.ctx)), None)
+        finally:
+            self.listed = None
+
+    def visible_down(self, p: int) -> int:
+        """How many face-down cards under pile p's top the player may look at (the group's `reveal`)."""
+        g = self.group_list[self.gindex[p]]
+        if g.reveal is None:
+            return 0
+        ctx = self.ctx
+        ctx.pile = p
+        try:
+            return max(0, min(int(g.reveal(ctx)), self.state.down[p]))
+        except RuleRuntimeError as exc:
+            self._rule_failed(exc)
+            return 0
+
+    def _matches_any(self, patterns, m: int) -> bool:
+        kind, src, dst, n = self.decode(m)
+        for p in patterns:
+            if p.kind != kind:
+                continue
+            if self.rules.group_of[src] not in p.sources:
+                continue
+            if kind == "move" and self.rules.group_of[dst] not in p.targets:
+                continue
+            if p.when is not None:
+                if m >= self.reach_base:
+                    ctx = self._window_ctx(src, self.reach_window(m)[1], n)
+                else:
+                    ctx = self._move_ctx(src, n) if kind == "move" else self.ctx
+                if kind == "discard":
+                    pile, start, length = self.window(m)
+                    window = self.state.piles[pile][start:start + length]
+                    ctx.cards, ctx.count, ctx.card, ctx.pile = window, length, window[0], pile
+                if kind == "move":
+                    dp = self.state.piles[dst]
+                    ctx.top = dp[-1] if dp else self.state.no_card
+                    ctx.pile = dst
+                try:
+                    if not p.when(ctx):
+                        continue
+                except RuleRuntimeError as exc:
+                    self._rule_failed(exc)
+                    continue
+            return True
+        return False
+
+    # -- decoding ----------------------------------------------------------------------------
+    def decode(self, m: int) -> tuple[str, int, int, int]:
+        """(kind, src, dst, n) of a move: kind is `move`, `deal`, `redeal` or `discard` (n cards of a window,
+        which `window` places, to the discard pile dst)."""
+        P = self.P
+        if m >= self.discard_base:
+            if m >= self.reach_base:
+                src, _, n, dst = self.reach_window(m)
+                return ("move", src, dst, n)
+            p, _, length = self.window(m)
+            return ("discard", p, self._discard_target(p), length)
+        if m < P:
+            return ("deal", m, -1, 0)
+        if m < 2 * P and m < P * P:
+            return ("redeal", m - P, -1, 0)
+        n, rest = divmod(m, P * P)
+        src, dst = divmod(rest, P)
+        return ("move", src, dst, n)
+
+    def encode(self, src: int, dst: int, n: int) -> int:
+        return (n * self.P + src) * self.P + dst

@@ -1,0 +1,354 @@
+"""The move indexes of a game: the piles that would take each kind of card, kept up to date as tops change."""
+
+from __future__ import annotations
+
+from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, judges_cards_alone, reads_only,
+                                            reads_only_its_pile, window_sums)
+
+NOT_INDEXED = -2  # index key of a pile whose top is face down: it accepts no card
+
+
+class MoveIndex:
+    """The part of `Game` that builds the tables of a ruleset (shared by every game of it) and files every pile of
+    the position in the indexes the move generator reads (`_refresh`, twice a move)."""
+
+    # Tables that depend only on the ruleset: computed by the first game, shared by every later one.
+    SHARED_TABLES = ("group_list", "gindex", "onto", "empty_ok", "take_max", "take_counts", "source_info", "accepted_on",
+                     "space_kinds", "build_residual", "space_residual", "has_checked", "open_group", "general_targets",
+                     "flip", "simple_sources", "run_sources", "kind", "gname", "stock_piles", "top_up_of", "any_hand",
+                     "refill_of", "accepts_on_top", "space_kinds_of", "open_of", "discard_sources", "discard_dest", "discard_base", "window_span",
+                     "stock_info", "plain_moves", "deal_to", "diverts", "source_slot", "accepts_by_kind",
+                     "win_sees", "plain_deals", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key", "empty_gates",
+                     "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts",
+                     "reach_sources", "reach_base", "move_bound")
+
+    def _build_indexes(self) -> None:
+        shared = self.rules.engine_tables
+        if shared is None:
+            self._build_shared_tables()
+            shared = self.rules.engine_tables = {name: getattr(self, name) for name in self.SHARED_TABLES}
+        else:
+            self.__dict__.update(shared)
+        # dests[kind]: the piles that would take a card of that kind right now, kept up to date as tops change;
+        # checked[kind]: the piles whose tables let it through but whose remaining clauses must still agree.
+        self.step_auto = any(p.trigger == "each-move" for p in self.rules.auto)  # a step may set off automatic moves
+        self.dests: list[list[int]] = [[] for _ in range(self.deck.kinds)]
+        self.checked: list[list[int]] = [[] for _ in range(self.deck.kinds)]
+        self.empties: list[list[int]] = [[] for _ in self.group_list]
+        self._index_piles()
+
+    def _build_shared_tables(self) -> None:
+        rules = self.rules
+        groups = list(rules.groups.values())
+        self.group_list = groups
+        self.gindex = rules.gindex
+        tables = rules.move_tables()
+        self.onto, self.empty_ok, self.take_max, self.take_counts = tables
+        # Groups whose piles give cards from elsewhere than the top (`take_from`): their moves are found window by
+        # window (`_reach_moves`), never through the indexes of top cards.
+        reach = {gi for gi, g in enumerate(groups) if g.take_from != ("top",)}
+        self.reach_sources = [(p, gi) for gi in sorted(reach) if self.take_max[gi] > 0 for p in groups[gi].piles]
+        # Per source pile: (pile, most cards that may leave at once, sequence rule or None, count table).
+        self.source_info = [
+            (p, self.take_max[gi], None if g.sequence.always else g.sequence, self._count_table(gi))
+            for gi, g in enumerate(groups) if self.take_max[gi] > 0 and gi not in reach for p in g.piles]
+        targets = [gi for gi, g in enumerate(groups) if not (g.build.never and g.empty.never)]
+        kinds = self.deck.kinds
+        kind_rep = {}
+        for c in range(self.deck.size):
+            kind_rep.setdefault(self.deck.kind[c], c)
+        # Per target group and top kind: the card kinds that may go on it; per group: the kinds a space takes.
+        self.accepted_on = [None] * len(groups)
+        self.space_kinds = [()] * len(groups)
+        for tg in targets:
+            if self.onto[tg]:
+                inverse: dict[int, list[int]] = {}
+                for k, c in kind_rep.items():
+                    for t in self.onto[tg][c]:
+                        inverse.setdefault(t, []).append(k)
+                self.accepted_on[tg] = {t: tuple(ks) for t, ks in inverse.items()}
+            if self.empty_ok[tg] is not None:
+                self.space_kinds[tg] = tuple(k for k, c in kind_rep.items() if self.empty_ok[tg][c])
+        # Groups whose rules have clauses beyond the table: their piles are filed in `checked` lists, and
+        # the remaining clauses run only for the cards the table lets through.
+        self.build_residual = [bool(g.build.residual) for g in groups]
+        self.space_residual = [bool(g.empty.residual) for g in groups]
+        self.has_checked = any(self.build_residual[tg] and self.onto[tg] or self.space_residual[tg] and self.empty_ok[tg]
+                               for tg in targets)
+        # Spaces that take any card are kept in one list of their own rather than filed under every kind.
+        self.open_group = [len(self.space_kinds[gi]) == len(kind_rep) and not self.space_residual[gi]
+                           for gi in range(len(groups))]
+        self.general_targets = [(tg, self.onto[tg] is None, self.empty_ok[tg] is None) for tg in targets
+                                if self.onto[tg] is None or self.empty_ok[tg] is None]
+        self.flip = [groups[self.gindex[p]].flip for p in range(self.P)]
+        simple = [info for info in self.source_info if info[1] == 1 and info[3] is None and not self.general_targets]
+        # (pile, move number less the destination, place in the list: see `source_dests`)
+        self.simple_sources = [(info[0], (self.P + info[0]) * self.P, i) for i, info in enumerate(simple)]
+        # Per pile: its place in simple_sources; every other pile has the one place past the end (a slot of
+        # `source_dests` that nothing reads), so that re-filing a pile can set its slot without asking which it is.
+        self.source_slot = [len(self.simple_sources)] * self.P
+        for src, _, i in self.simple_sources:
+            self.source_slot[src] = i
+        self.run_sources = [info for info in self.source_info if info not in simple]
+        self.kind = self.deck.kind
+        self.gname = self.rules.group_of
+        self.pile_roles = [groups[gi].role for gi in self.gindex]  # per pile, its group's role (the greedy measure's)
+        self.stock_piles = [g.piles[0] for g in groups if g.turn is not None or g.redeal is not None]
+        # Per stock pile, what the move generator must ask: (pile, whether it deals at all, whether its dealing rule
+        # is `always` (no need to run it), whether it may ever redeal) -- so most piles cost no call per position.
+        self.stock_info = []
+        for s in self.stock_piles:
+            g = groups[self.gindex[s]]
+            self.stock_info.append((s, g.turn is not None, g.turn is not None and g.dealing.always,
+                                    g.redeal is not None and g.redeals != 0))
+        # Per pile that deals: the piles its `turn` deals to, one entry per card, in order: `count` cards to the
+        # first pile of the target group, or with `each`, `count` cards to every pile of it in turn.
+        self.deal_to = [None] * self.P
+        for s in self.stock_piles:
+            turn = groups[self.gindex[s]].turn
+            if turn is not None:
+                target, count = rules.groups[turn["to"]], turn.get("count", 1)
+                self.deal_to[s] = tuple(p for p in target.piles for _ in range(count)) if turn.get("each") \
+                    else (target.piles[0],) * count
+        self.diverts = [groups[gi].divert is not None for gi in self.gindex]  # piles whose group may divert a dealt card
+        self.top_up_of = [groups[gi].top_face_up for gi in self.gindex]
+        self.any_hand = any(self.top_up_of)
+        self.refill_of = [None] * self.P
+        for g in groups:
+            if g.refill is not None:
+                for p in g.piles:
+                    self.refill_of[p] = (rules.groups[g.refill["from"]].piles[0], g.refill["count"])
+        self.accepts_on_top = [self.accepted_on[gi] or {} for gi in self.gindex]
+        # The same as tuples indexed by the top's kind: `_refresh` reads them twice a move, and indexing is cheaper
+        # than `dict.get`.
+        self.accepts_by_kind = [tuple(accepts.get(k, ()) for k in range(kinds)) for accepts in self.accepts_on_top]
+        self.space_kinds_of = [() if self.open_group[gi] else self.space_kinds[gi] for gi in self.gindex]
+        self.open_of = [self.open_group[gi] for gi in self.gindex]
+        # Window discards: (pile, its group's discard rule, the pile the cards go to), and their move numbers,
+        # which start above every card move: discard_base + (pile * span + start) * span + length.
+        self.discard_sources = [(p, g.discard, rules.groups[g.discard_to].piles[0]) for g in groups
+                                if g.discard is not None and g.discard_to in rules.groups for p in g.piles]
+        self.discard_dest = {p: dst for p, _, dst in self.discard_sources}
+        self.window_span = self.deck.size + 1
+        self.discard_base = self.window_span * self.P * self.P
+        # Moves of cards that do not reach their pile's top (`take_from`) start above every discard:
+        # reach_base + ((pile * span + start) * span + length) * P + destination.
+        self.reach_base = self.discard_base + self.P * self.window_span * self.window_span
+        self.move_bound = self.reach_base + self.P * self.P * self.window_span * self.window_span  # above every move
+        # Memos of verdicts by the cards judged, for rules that read nothing else (see `judges_cards_alone`): per
+        # group, its `empty` rule's (a space that takes a whole suit), and per discard source, its discard rule's.
+        self.empty_memos = [{} if judges_cards_alone(g.empty) else None for g in groups]
+        self.cards_key = bytes if self.deck.size <= 256 else tuple  # a memo's key for cards: bytes while ids fit one
+        self.window_memos = [{} if judges_cards_alone(rule) else None for _, rule, _ in self.discard_sources]
+        # And per group and per discard source, which counts of cards the rule's leading `count` clauses let through
+        # (`count_gate`): most runs and windows are refused by count alone (a whole suit is 13 cards).
+        self.empty_gates = [count_gate(rules, g.empty, self.deck.size) for g in groups]
+        self.window_gates = [count_gate(rules, rule, self.deck.size) for _, rule, _ in self.discard_sources]
+        # Judged where they can change. Per run source, as `source_info` has it, and whether the runs that may leave it
+        # are a function of its own cards (its take and sequence rules read nothing else of the position): then
+        # `_runs` works them out once and they are kept (in `runs`) until the pile changes.
+        self.run_plan = [(p, limit, seq, counts, (seq is None or seq.pair_table is not None or reads_only_its_pile(rules, seq))
+                          and (counts is not False or reads_only_its_pile(rules, groups[self.gindex[p]].take)))
+                         for p, limit, seq, counts in self.run_sources]
+        # Per group, whether its build rule, and its empty rule, is blind to the destination (`blind_to_destination`):
+        # judged once for every pile of the group a run may go to, not pile by pile.
+        self.blind_build = [blind_to_destination(rules, g.build) for g in groups]
+        self.blind_empty = [blind_to_destination(rules, g.empty) for g in groups]
+        # Per discard source, its rule as running sums over a window (`window_sums`), or None; and the verdicts of
+        # such a rule by (count, sums), which are all it reads.
+        self.window_sums = [window_sums(rules, rule) for _, rule, _ in self.discard_sources]
+        self.sum_verdicts = [{} for _ in self.discard_sources]
+        # Verdicts kept from one position to the next, for rules whose verdict is a function of a few values alone.
+        # Per group: its build rule's and its empty rule's beyond their tables when they read the count and which pile
+        # the cards leave, and nothing else (a foundation takes one card at a time, and none from another
+        # foundation), keyed by source and count (`_checked_targets`); its take rule's when it reads the run's
+        # bottom card and the count alone (a king's build, or the top card), keyed by card and count (`_take_ok`).
+        self.build_counts = [{} if reads_only(rules, g.build, {"count", "source"}, {"source"}) else None for g in groups]
+        self.space_counts = [{} if reads_only(rules, g.empty, {"count", "source"}, {"source"}) else None for g in groups]
+        self.take_cards = [{} if reads_only(rules, g.take, {"card", "count"}, set()) else None for g in groups]
+        # Per count of cards, the general targets (as `general_targets` lists them) a run of that many may go to: those
+        # whose build rule is judged pile by pile, and those whose spaces take it unless what the empty rule runs first
+        # refuses that count (`empty_gates`: a whole suit's spaces take only runs of 13).
+        self.general_by_count = [
+            tuple((tg, builds, takes and (self.empty_gates[tg] is None or bool(self.empty_gates[tg][n])))
+                  for tg, builds, takes in self.general_targets
+                  if builds or takes and (self.empty_gates[tg] is None or self.empty_gates[tg][n]))
+            for n in range(self.deck.size + 1)]
+        # Whether every card move is one top card onto a pile the index alone judges (no runs, windows, clauses
+        # beyond the tables, hands or refills): then `playout` may make moves inline, without undo records.
+        self.plain_moves = not (self.run_sources or self.discard_sources or self.general_targets or self.has_checked
+                                or self.any_hand or any(self.refill_of) or rules.reads_history or self.reach_sources)
+        self._build_playout_tables()
+
+    def _build_playout_tables(self) -> None:
+        """What `_plain_playout` needs to know of the ruleset to skip work that cannot change anything."""
+        rules = self.rules
+        # Per pile: whether the win may read its group's size. After a move between piles of which it reads
+        # neither, the win is as it was (it reads nothing else, when rules.win_sizes is not None).
+        watched = rules.win_sizes
+        self.win_sees = [watched is None or g in watched for g in self.gname]
+        # Deals made inline (those where no card can be diverted), by stock pile: where each card goes,
+        # whether the win may change, and whether a card may land on a stock pile.
+        self.plain_deals = {
+            s: (to, self.win_sees[s] or any(self.win_sees[d] for d in to), any(d in self.stock_piles for d in to))
+            for s, to in enumerate(self.deal_to) if to is not None and not any(self.diverts[d] for d in to)}
+        # When every stock pile deals without a condition, never redeals, and no card moves onto or off it, the
+        # stock's moves change only with a deal or a move made through `apply`: they are worked out only then.
+        self.steady_stock = all(
+            (always or not deals) and not redeals and self.source_slot[s] == len(self.simple_sources)
+            and not any(self.accepts_by_kind[s]) and not self.space_kinds_of[s] and not self.open_of[s]
+            for s, deals, always, redeals in self.stock_info)
+
+    def _reindex(self) -> None:
+        """File every pile afresh (after a redeal or a position set by hand).
+
+        The index lists are emptied in place, not replaced, so that `_plain_playout`'s names for them stay good."""
+        for lists in (self.dests, self.checked, self.empties):
+            for lst in lists:
+                lst.clear()
+        self.open_spaces.clear()
+        self._file_all()
+
+    def _index_piles(self) -> None:
+        """This game's index lists per pile, then every pile filed in the destination index."""
+        self.piles, self.down = self.state.piles, self.state.down
+        self.build_lists = [self.checked if self.build_residual[gi] else self.dests for gi in self.gindex]
+        self.space_lists = [self.checked if self.space_residual[gi] else self.dests for gi in self.gindex]
+        self.open_spaces: list[int] = []
+        self.empties_of = [self.empties[gi] for gi in self.gindex]
+        self.top_key = [None] * self.P
+        # Per simple source: the destination list of its top card's kind (the empty tuple when it has no face-up
+        # card), kept up to date by `_refresh`, so move generation can pass over the sources with nowhere to go
+        # (most of them, most of the time) in one C-level pass: itertools.compress.
+        self.source_dests: list = [()] * (len(self.simple_sources) + 1)
+        # Per pile, the runs that may leave it (`_runs`) while it stays as it is, for the sources whose runs depend on
+        # their own cards alone (`run_plan`); None when not known. `_refresh` forgets a pile's.
+        self.runs: list = [None] * self.P
+        self.window_kept: list = [None] * len(self.discard_sources)  # per discard source, see `_matched_windows`
+        self._file_all()
+
+    def _file_all(self) -> None:
+        """File every pile in the (empty) index, as `_refresh` re-files one."""
+        top_key = self.top_key
+        for p in range(self.P):
+            top_key[p] = None
+            self._refresh(p)
+
+    def _count_table(self, gi: int):
+        """The take rule's count table, or None when every count up to the maximum is allowed."""
+        counts = self.take_counts[gi]
+        if counts and all(counts[n] for n in range(1, self.take_max[gi] + 1)):
+            return None
+        return counts
+
+    def _refresh(self, p: int) -> None:
+        """Re-file pile p in the destination index after its top card changed.
+
+        This runs twice per move, so it reads only per-pile tables prepared in `_build_indexes`.
+        """
+        self.dirty.add(p)
+        self.runs[p] = None
+        pile = self.piles[p]
+        if self.any_hand and self.top_up_of[p]:
+            self.down[p] = len(pile) - 1 if pile else 0  # a hand: only its top card lies face up
+        if not pile:
+            key = -1
+        elif len(pile) > self.down[p]:
+            key = self.kind[pile[-1]]
+        else:
+            key = NOT_INDEXED
+        top_key = self.top_key
+        old = top_key[p]
+        if old == key:
+            return
+        top_key[p] = key
+        if key >= 0:
+            self.source_dests[self.source_slot[p]] = self.dests[key]
+            if old is not None and old >= 0:  # one face-up top for another, the most common change
+                lists, takes = self.build_lists[p], self.accepts_by_kind[p]
+                for k in takes[old]:
+                    lists[k].remove(p)
+                for k in takes[key]:
+                    lists[k].append(p)
+                return
+        else:
+            self.source_dests[self.source_slot[p]] = ()
+        if old is not None:
+            if old >= 0:
+                dests = self.build_lists[p]
+                for k in self.accepts_by_kind[p][old]:
+                    dests[k].remove(p)
+            elif old == -1:
+                self.empties_of[p].remove(p)
+                if self.open_of[p]:
+                    self.open_spaces.remove(p)
+                dests = self.space_lists[p]
+                for k in self.space_kinds_of[p]:
+                    dests[k].remove(p)
+        if key >= 0:
+            dests = self.build_lists[p]
+            for k in self.accepts_by_kind[p][key]:
+                dests[k].append(p)
+        elif key == -1:
+            self.empties_of[p].append(p)
+            if self.open_of[p]:
+                self.open_spaces.append(p)
+            dests = self.space_lists[p]
+            for k in self.space_kinds_of[p]:
+                dests[k].append(p)
+
+    def pass_over(self, m: int) -> None:
+        """Leave the game as `_step(m)` then `take_back_step()` would, without moving a card, for a move m legal here
+        that is the whole step (no automatic move, no hand) and is either a card move (decoded in `_card_moves`)
+        that refills no pile, or a deal of one card to each of distinct piles, none diverted, from a stock whose
+        cards all lie face down.
+
+        The position comes back, but not the order of the move indexes: each pile whose top changed is re-filed
+        at the end of its lists as the move is taken back (a move's source, then its target; a deal's piles in the
+        reverse order they were dealt to, then the stock), which decides the order of the legal moves from here
+        on. A search that knows where m leads without making it (a position already searched) calls this instead,
+        so the moves it makes later are listed as they would have been.
+        """
+        top_key, kind = self.top_key, self.kind
+        if m < self.P:
+            stock = self.piles[m]
+            placed = self.deal_to[m][:len(stock)]
+            for i in range(len(placed) - 1, -1, -1):
+                d = placed[i]
+                if kind[stock[-1 - i]] != top_key[d]:
+                    self._file_again(d)
+            return  # the stock, face down before and after, is filed nowhere, or as a space and back
+        n, src, dst, _, _ = self._card_moves[m]
+        pile = self.piles[src]
+        left = len(pile) - n
+        down = self.down[src]
+        if down and down == left and self.flip[src]:
+            down -= 1
+        after = (kind[pile[left - 1]] if left > down else NOT_INDEXED) if left else -1
+        if after != top_key[src]:
+            self._file_again(src)
+        if kind[pile[-1]] != top_key[dst]:
+            self._file_again(dst)
+
+    def _file_again(self, p: int) -> None:
+        """Move pile p to the end of every index list `_refresh` files it in, as re-filing it under another top and
+        back does."""
+        key = self.top_key[p]
+        if key >= 0:
+            lists = self.build_lists[p]
+            for k in self.accepts_by_kind[p][key]:
+                lst = lists[k]
+                if lst[-1] != p:
+                    lst.remove(p)
+                    lst.append(p)
+        elif key == -1:
+            for lst in (self.empties_of[p], self.open_spaces) if self.open_of[p] else (self.empties_of[p],):
+                if lst[-1] != p:
+                    lst.remove(p)
+                    lst.append(p)
+            lists = self.space_lists[p]
+            for k in self.space_kinds_of[p]:
+                lst = lists[k]
+                if lst[-1] != p:
+                    lst.remove(p)
+                    lst.append(p)

@@ -1,0 +1,259 @@
+"""Applying and undoing moves: card moves, discards, reach moves, deals and redeals, each with its undo record."""
+
+from __future__ import annotations
+
+from kallisti.interpreter.rng import STREAM_REDEAL, Rng
+from kallisti.interpreter.state import recount
+
+
+class MoveApplication:
+    """The part of `Game` that makes a move (`apply`, which returns what undo needs) and takes it back
+    (`undo_record`)."""
+
+    def apply(self, m: int):
+        """Make move m (assumed legal) and return what undo needs."""
+        if m >= self.discard_base:  # before the decoded card moves: a search may have decoded a reach move there
+            return self._reach(m) if m >= self.reach_base else self._discard(m)
+        parts = self._card_moves.get(m)  # a card move made before
+        if parts is not None or m >= self.P * self.P:
+            if parts is None:
+                parts = self._card_moves[m] = self._card_move_parts(m)
+            n, src, dst, from_group, to_group = parts
+            piles, down = self.piles, self.down
+            pile = piles[src]
+            if n == 1:
+                piles[dst].append(pile.pop())
+            else:
+                piles[dst].extend(pile[-n:])
+                del pile[-n:]
+            flipped = False
+            if down[src] and down[src] == len(pile) and self.flip[src]:
+                down[src] -= 1
+                flipped = True
+            if from_group is not None:
+                sizes = self.state.sizes
+                sizes[from_group] -= n
+                sizes[to_group] += n
+            self._refresh(src)
+            self._refresh(dst)
+            self.moves_played += 1
+            if not pile and self.refill_of[src] is not None:
+                stock, count = self.refill_of[src]
+                return (m, flipped, self._deal_from(stock, [src] * count))
+            return (m, flipped)
+        P = self.P
+        if m < P:
+            return self._deal(m)
+        return self._redeal(m - P)
+
+    def _discard_target(self, p: int) -> int:
+        return self.discard_dest[p]
+
+    def _discard(self, m: int):
+        """Take a window of cards out of its pile (the cards above it close up) onto the discard pile."""
+        p, start, length = self.window(m)
+        dst = self._discard_target(p)
+        pile, down = self.piles[p], self.down
+        self.piles[dst].extend(pile[start:start + length])
+        del pile[start:start + length]
+        flipped = False
+        if down[p] and down[p] == len(pile) and self.flip[p]:
+            down[p] -= 1
+            flipped = True
+        gs, gd = self.gname[p], self.gname[dst]
+        if gs != gd:
+            self.state.sizes[gs] -= length
+            self.state.sizes[gd] += length
+        self._refresh(p)
+        self._refresh(dst)
+        self.moves_played += 1
+        return (m, flipped)
+
+    def _reach(self, m: int):
+        """Take cards from below a pile's top (the cards above them close up) onto another pile."""
+        src, start, n, dst = self.reach_window(m)
+        pile, down = self.piles[src], self.down
+        self.piles[dst].extend(pile[start:start + n])
+        del pile[start:start + n]
+        gs, gd = self.gname[src], self.gname[dst]
+        if gs != gd:
+            self.state.sizes[gs] -= n
+            self.state.sizes[gd] += n
+        flipped = False
+        if down[src] and down[src] == len(pile) and self.flip[src]:
+            down[src] -= 1
+            flipped = True
+        self._refresh(src)
+        self._refresh(dst)
+        self.moves_played += 1
+        return (m, flipped, start, n)
+
+    def _card_move_parts(self, m: int):
+        """(n, src, dst, source group, target group) of a card move; the groups are None within one group."""
+        _, src, dst, n = self.decode(m)
+        gs, gd = self.gname[src], self.gname[dst]
+        return (n, src, dst, gs, gd) if gs != gd else (n, src, dst, None, None)
+
+    def _deal(self, s: int):
+        """Deal from stock pile s as its `turn` says (see `deal_to`)."""
+        placed = self._deal_from(s, self.deal_to[s])
+        self.moves_played += 1
+        return (s, placed)
+
+    def _deal_from(self, s: int, dests) -> tuple:
+        """Move cards one by one from the top of pile s to each of `dests` (face up, diverted where
+        the receiving group says); returns where each card went, for undo."""
+        st = self.state
+        stock = st.piles[s]
+        placed = []
+        for d in dests:
+            while stock:  # a diverted card does not fill the place: the next card is dealt there
+                card = stock.pop()
+                if self.diverts[d]:
+                    went = self.dealer.place(self.group_list[self.gindex[d]], card, d, "up")
+                else:
+                    st.piles[d].append(card)  # what `place` does with a face-up card its group cannot divert
+                    went = d
+                placed.append(went)
+                st.sizes[self.gname[s]] -= 1
+                st.sizes[self.gname[went]] += 1
+                self._refresh(went)
+                if went == d:
+                    break
+        st.down[s] = min(st.down[s], len(stock))
+        self._refresh(s)
+        return tuple(placed)
+
+    def _undeal(self, s: int, placed: tuple) -> None:
+        """Undo `_deal_from`: every card back on top of pile s, face down as it was."""
+        st = self.state
+        stock = st.piles[s]
+        face_down = st.down[s] == len(stock)
+        for d in reversed(placed):
+            stock.append(st.piles[d].pop())
+            st.sizes[self.gname[d]] -= 1
+            st.sizes[self.gname[s]] += 1
+            self._refresh(d)
+        if face_down:
+            st.down[s] = len(stock)
+        self._refresh(s)
+
+    def _redeal(self, s: int):
+        """Gather the redeal's groups pile by pile onto pile s (under any cards still there), turned
+        over so the first gathered card comes up first; shuffle if the ruleset says; deal groups again."""
+        st = self.state
+        g = self.group_list[self.gindex[s]]
+        spec = g.redeal
+        snapshot = ([list(p) for p in st.piles], list(st.down), dict(st.sizes), dict(st.redeals))
+        self.redeal_positions.append(self._position())
+        gathered: list[int] = []
+        for name in spec.gather:
+            for p in self.rules.groups[name].piles:
+                gathered.extend(st.piles[p])
+                st.piles[p].clear()
+                st.down[p] = 0
+        if spec.shuffle:
+            Rng(self.seed or 0, self.deal_number, STREAM_REDEAL + 16 * st.redeals[g.name]).shuffle(gathered)
+        stock = st.piles[s]
+        stock[:0] = reversed(gathered)
+        st.down[s] = len(stock)
+        st.redeals[g.name] += 1
+
+        def next_card():
+            return stock.pop() if stock else None
+
+        for name in spec.deal:
+            self.dealer.deal_rows(self.rules.groups[name], next_card, strict=False)
+        st.down[s] = min(st.down[s], len(stock))
+        recount(self.rules, st)
+        self._reindex()
+        self.moves_played += 1
+        return (self.P + s, snapshot)
+
+    def _position(self) -> tuple:
+        """The cards and their faces, without counters: equal positions play alike."""
+        return (tuple(map(tuple, self.state.piles)), tuple(self.state.down))
+
+    def undo_record(self, record) -> None:
+        """Reverse one move given the record `apply` returned."""
+        m = record[0]
+        parts = self._card_moves.get(m)
+        if parts is not None and len(record) == 2:  # a card move (made before, so decoded), no pile refilled
+            n, src, dst, gs, gd = parts
+            self.moves_played -= 1
+            piles = self.piles
+            dp = piles[dst]
+            if n == 1:
+                piles[src].append(dp.pop())
+            else:
+                piles[src].extend(dp[-n:])
+                del dp[-n:]
+            if record[1]:
+                self.down[src] += 1
+            if gs is not None:
+                sizes = self.state.sizes
+                sizes[gs] += n
+                sizes[gd] -= n
+            self._refresh(src)
+            self._refresh(dst)
+            return
+        P = self.P
+        st = self.state
+        self.moves_played -= 1
+        if m >= self.reach_base:
+            src, start, n, dst = self.reach_window(m)
+            if record[1]:
+                st.down[src] += 1
+            dp = st.piles[dst]
+            st.piles[src][start:start] = dp[-n:]
+            del dp[-n:]
+            gs, gd = self.gname[src], self.gname[dst]
+            if gs != gd:
+                st.sizes[gs] += n
+                st.sizes[gd] -= n
+            self._refresh(src)
+            self._refresh(dst)
+        elif m >= self.discard_base:
+            p, start, length = self.window(m)
+            dst = self._discard_target(p)
+            if record[1]:
+                st.down[p] += 1
+            dp = st.piles[dst]
+            st.piles[p][start:start] = dp[-length:]
+            del dp[-length:]
+            gs, gd = self.gname[p], self.gname[dst]
+            if gs != gd:
+                st.sizes[gs] += length
+                st.sizes[gd] -= length
+            self._refresh(p)
+            self._refresh(dst)
+        elif m >= P * P:
+            n, rest = divmod(m, P * P)
+            src, dst = divmod(rest, P)
+            if len(record) > 2:  # the emptied source had been refilled
+                self._undeal(self.rules.groups[self.group_list[self.gindex[src]].refill["from"]].piles[0], record[2])
+            if record[1]:
+                st.down[src] += 1
+            dp = st.piles[dst]
+            moved = dp[-n:]
+            del dp[-n:]
+            st.piles[src].extend(moved)
+            gs, gd = self.gname[src], self.gname[dst]
+            if gs != gd:
+                st.sizes[gs] += n
+                st.sizes[gd] -= n
+            self._refresh(src)
+            self._refresh(dst)
+        elif m < P:
+            self._undeal(m, record[1])
+        else:
+            piles, down, sizes, redeals = record[1]
+            for p, cards in enumerate(piles):
+                st.piles[p][:] = cards
+            st.down[:] = down
+            st.sizes.clear()
+            st.sizes.update(sizes)
+            st.redeals.clear()
+            st.redeals.update(redeals)
+            self.redeal_positions.pop()
+            self._reindex()

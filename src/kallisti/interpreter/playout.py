@@ -1,0 +1,182 @@
+"""Playouts: moves chosen one after another until the game ends, the one loop random play goes through."""
+
+from __future__ import annotations
+
+from itertools import compress
+
+from kallisti.interpreter.move_index import NOT_INDEXED
+
+
+class Playout:
+    """The part of `Game` that plays a game out (`playout`), inline for rulesets of plain moves (`_plain_playout`)."""
+
+    def playout(self, choose, cap: int = 1000, blocked: bool = False) -> int:
+        """Play moves picked by `choose(n)` (the index of the move among the `legal_moves`) until the game ends or
+        `cap` moves; returns moves made. With `blocked`, the game also ends where `status` finds it blocked (a whole
+        pass through the stock changed nothing), so that the moves made are those of a player who asks `status`
+        before every move (as `kallisti simulate` does) and the game ends with the same `status`."""
+        made = 0
+        rules = self.rules
+        has_auto = any(p.trigger == "each-move" for p in rules.auto)
+        if self.plain_moves and not has_auto and not rules.compulsory:
+            return self._plain_playout(choose, cap, blocked)
+        next_moves = self._all_moves if not rules.compulsory else self.legal_moves
+        win, ctx = rules.win, self.ctx
+        passes = self.redeal_positions if blocked else ()  # the positions before each redeal (see `status`)
+        listed = None  # the legal moves where a step's automatic moves stopped: the position has not changed since
+        while made < cap:
+            if win(ctx):
+                break
+            moves = listed if listed is not None else next_moves()
+            if not moves:
+                break
+            if rules.lose and self._lost(moves) is not None:
+                break
+            if passes and self._blocked(moves):
+                break
+            m = moves[choose(len(moves))]
+            if has_auto:
+                self.relisted = None
+                self.play(m)
+                listed, self.relisted = self.relisted, None
+            else:
+                self.apply(m)
+            made += 1
+        return made
+
+    def _plain_playout(self, choose, cap: int, blocked: bool = False) -> int:
+        """`playout` for rulesets of plain moves (see `plain_moves`) with no automatic or compulsory moves: the same
+        moves in the same order as `_all_moves` gives them, made as `apply` makes them, but inline and without
+        undo records (a playout never undoes), which is most of the cost of a move in such a game.
+
+        Inline: the moves when no space is open (the stock's, then the simple sources' as `_all_moves` finds them),
+        a card move, a deal that diverts no card, and `_refresh` where a pile's top is face up before and after
+        (a plain ruleset files every pile in `dests`, never in `checked`). Everything else (open spaces, redeals,
+        piles that empty or fill or turn a card up) takes the general path. The index lists stay the same objects
+        throughout (`_reindex` empties them in place), so they are bound to local names once.
+        """
+        rules = self.rules
+        self.key_owner = None  # the moves below re-file piles inline, unseen by `dirty`
+        win, lose, ctx = rules.win, rules.lose, self.ctx
+        first = self.P * self.P  # the first card move; a move of one card is (P + src) * P + dst
+        piles, down, sizes = self.piles, self.down, self.state.sizes
+        gname, flip, kind, card_moves = self.gname, self.flip, self.kind, self._card_moves
+        top_key, dests, spaces, accepts = self.top_key, self.dests, self.open_spaces, self.accepts_by_kind
+        sources, source_dests, source_slot = self.simple_sources, self.source_dests, self.source_slot
+        all_moves, stock_moves, refresh, apply = self._all_moves, self._stock_moves, self._refresh, self.apply
+        sees, plain_deals, steady_stock = self.win_sees, self.plain_deals, self.steady_stock
+        sizes_only = rules.win_sizes is not None  # the win reads nothing but group sizes
+        # `playout(blocked=True)`: the positions before each redeal, where a redeal may have been made (see `status`)
+        passes = self.redeal_positions if blocked and any(redeals for *_, redeals in self.stock_info) else None
+
+        def refile(p):
+            """`_refresh(p)`, inline when p's top was and is a face-up card."""
+            pile = piles[p]
+            if not pile:
+                key = -1
+            elif len(pile) > down[p]:
+                key = kind[pile[-1]]
+            else:
+                key = NOT_INDEXED
+            old = top_key[p]
+            if key == old:
+                return
+            if key < 0 or old < 0:
+                refresh(p)
+                return
+            top_key[p] = key
+            takes = accepts[p]
+            for k in takes[old]:
+                dests[k].remove(p)
+            for k in takes[key]:
+                dests[k].append(p)
+            source_dests[source_slot[p]] = dests[key]
+
+        made, start = 0, self.moves_played
+        check = restock = True  # whether the win, and the stock's moves, must be worked out again
+        try:  # moves_played is set once, at the end, rather than counted move by move
+            while made < cap:
+                if check and win(ctx):
+                    break
+                if spaces:
+                    moves = all_moves()
+                else:
+                    if restock:
+                        stocked = stock_moves()
+                        restock = not steady_stock
+                    moves = stocked[:]
+                    # As `_all_moves` finds them with no space open.
+                    for src, head, i in compress(sources, source_dests):
+                        for d in source_dests[i]:
+                            if d != src:
+                                moves.append(head + d)
+                if not moves or lose and self._lost(moves) is not None:
+                    break
+                if passes and self._blocked(moves):
+                    break
+                m = moves[choose(len(moves))]
+                made += 1
+                if m >= first:
+                    try:
+                        _, src, dst, gs, gd = card_moves[m]
+                    except KeyError:
+                        _, src, dst, gs, gd = card_moves[m] = self._card_move_parts(m)
+                    pile = piles[src]
+                    card = pile.pop()
+                    piles[dst].append(card)
+                    if down[src] and down[src] == len(pile) and flip[src]:
+                        down[src] -= 1
+                    if gs is not None:
+                        sizes[gs] -= 1
+                        sizes[gd] += 1
+                        check = sees[src] or sees[dst]
+                    else:
+                        check = not sizes_only  # no size changed
+                    # `refile(src)` inline: its top was the card, face up; src is a simple source (all are).
+                    old = kind[card]
+                    key = kind[pile[-1]] if pile and len(pile) > down[src] else NOT_INDEXED if pile else -1
+                    if key < 0:
+                        refresh(src)
+                    elif key != old:
+                        top_key[src] = key
+                        takes = accepts[src]
+                        for k in takes[old]:
+                            dests[k].remove(src)
+                        for k in takes[key]:
+                            dests[k].append(src)
+                        source_dests[source_slot[src]] = dests[key]
+                    # `refile(dst)` inline: the card put on a face-up top is the new face-up top.
+                    old, key = top_key[dst], kind[card]
+                    if old < 0:
+                        refresh(dst)
+                    elif key != old:
+                        top_key[dst] = key
+                        takes = accepts[dst]
+                        for k in takes[old]:
+                            dests[k].remove(dst)
+                        for k in takes[key]:
+                            dests[k].append(dst)
+                        source_dests[source_slot[dst]] = dests[key]
+                elif m in plain_deals:
+                    # As `_deal_from` deals when no card is diverted: one card to each pile in turn, while any are left.
+                    to, check, feeds_stock = plain_deals[m]
+                    stock = piles[m]
+                    for d in to:
+                        if not stock:
+                            break
+                        piles[d].append(stock.pop())
+                        sizes[gname[m]] -= 1
+                        sizes[gname[d]] += 1
+                        refile(d)
+                    if down[m] > len(stock):
+                        down[m] = len(stock)
+                    if not (stock and top_key[m] == NOT_INDEXED and len(stock) == down[m]):
+                        refile(m)  # unless its top was face down and still is: nothing to re-file then
+                    if feeds_stock or not stock:
+                        restock = True  # else the stock's moves are as they were, if steady
+                else:
+                    apply(m)  # a redeal, or a deal that may divert a card
+                    check = restock = True
+            return made
+        finally:
+            self.moves_played = start + made

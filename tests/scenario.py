@@ -224,3 +224,53 @@ def play_turn(match) -> None:
             match.choose_shuffle(w.seat, True)
         else:
             match.move(w.seat, hint(match.game))
+
+
+def on_turn(match, seat: int) -> None:
+    """Go through what is due before the seat's first move (honour rules, the shuffle)."""
+    from kallisti.interpreter.match import Waiting
+
+    while match.waiting().what in ("ack", "shuffle"):
+        w = match.waiting()
+        match.acknowledge(w.seat) if w.what == "ack" else match.choose_shuffle(w.seat, True)
+    assert match.waiting() == Waiting(seat, "move")
+
+
+def imposed_on_ann(*texts):
+    """A match of Discordian Solitaire between ann and bob (seed 7) in which bob imposed each change on ann after one
+    of her turns, waiting for ann's first move of the turn after the last."""
+    from kallisti.interpreter.match import Match, Seat
+
+    match = Match(ruleset("discordian"), [Seat("ann"), Seat("bob")], 7)
+    for text in texts:
+        play_turn(match)  # ann
+        match.impose(1, text)
+        play_turn(match)  # bob
+        match.pass_turn(0)
+    on_turn(match, 0)
+    return match
+
+
+def reloaded(match):
+    """The match saved and loaded again (through JSON text, as a save file holds it)."""
+    import json
+
+    from kallisti.interpreter.save import match_from_data, match_to_data
+
+    return match_from_data(json.loads(json.dumps(match_to_data(match))))
+
+
+def winnable(game: Game, depth: int) -> bool:
+    """Whether some line of play of at most `depth` moves wins, found by trying every one, without keys: the plain
+    truth a solver must agree with on a small game."""
+    if game.rules.win(game.ctx):
+        return True
+    if depth == 0:
+        return False
+    for m in game.legal_moves():
+        game.play(m)
+        won = winnable(game, depth - 1)
+        game.undo()
+        if won:
+            return True
+    return False

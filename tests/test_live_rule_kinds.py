@@ -4,19 +4,17 @@ and an added losing rule bite the player they were imposed on only, and survive 
 
 from __future__ import annotations
 
-import json
 
 import pytest
-from scenario import changed_data, play_turn, ruleset
+from scenario import changed_data, imposed_on_ann, play_turn, reloaded, ruleset
 
 from kallisti.errors import KallistiError
 from kallisti.grammar.changes import parse_change
 from kallisti.grammar.rules_writer import change_text
 from kallisti.interpreter.amend import amend, compile_data
 from kallisti.interpreter.game import Game
-from kallisti.interpreter.match import Match, Seat, Waiting
+from kallisti.interpreter.match import Match
 from kallisti.interpreter.notation import MoveRefused, describe, parse_move
-from kallisti.interpreter.save import match_from_data, match_to_data
 from kallisti.model.located import plain
 
 # What Player X says, and the change that says it.
@@ -47,19 +45,6 @@ def changed(*texts):
 def legal(rules, layout) -> set[str]:
     game = Game(rules, seed=1).arrange(dict(layout))
     return {describe(game, m) for m in game.legal_moves()}
-
-
-def on_turn(match, seat: int) -> None:
-    """Go through what is due before the seat's first move (honour rules, the shuffle)."""
-    while match.waiting().what in ("ack", "shuffle"):
-        w = match.waiting()
-        match.acknowledge(w.seat) if w.what == "ack" else match.choose_shuffle(w.seat, True)
-    assert match.waiting() == Waiting(seat, "move")
-
-
-def reloaded(match) -> Match:
-    """The match saved and loaded again (through JSON text, as a save file holds it)."""
-    return match_from_data(json.loads(json.dumps(match_to_data(match))))
 
 
 # ---- each kind of rule, by id, in both forms ------------------------------------------------------
@@ -167,19 +152,6 @@ def test_an_added_losing_rule_ends_the_game_lost_with_its_words():
 
 
 # ---- in a match: the player it was imposed on only, through save, load and revoke ----------------------------
-def imposed_on_ann(*texts) -> Match:
-    """A match of ann and bob (seed 7) in which bob imposed each change on ann after one of her turns, waiting for
-    ann's first move of the turn after the last."""
-    match = Match(base(), [Seat("ann"), Seat("bob")], 7)
-    for text in texts:
-        play_turn(match)  # ann
-        match.impose(1, text)
-        play_turn(match)  # bob
-        match.pass_turn(0)
-    on_turn(match, 0)
-    return match
-
-
 def revoked_by_ann(match, change_id: str) -> Match:
     """ann plays her turn out; after bob's next turn she, as Player X for him, revokes the change he imposed on her."""
     play_turn(match)  # ann

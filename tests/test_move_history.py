@@ -9,15 +9,14 @@ import json
 
 import pytest
 import yaml
-from scenario import changed_data, play_turn, ruleset
+from scenario import changed_data, imposed_on_ann, play_turn, reloaded, ruleset, winnable
 
 from kallisti.errors import KallistiError
 from kallisti.interpreter.amend import compile_data
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.history import MAX_HISTORY_MOVES
-from kallisti.interpreter.match import Match, Seat, Waiting
 from kallisti.interpreter.notation import MoveRefused, describe, parse_move
-from kallisti.interpreter.save import game_from_data, game_to_data, match_from_data, match_to_data
+from kallisti.interpreter.save import game_from_data, game_to_data
 from kallisti.model.ruleset import load_ruleset
 from kallisti.solver.solve import NO_WIN, WON, SearchOptions, solve
 
@@ -85,6 +84,23 @@ def test_a_rule_that_begins_to_read_the_moves_mid_game_sees_those_made_before_it
     assert game.trail is None
 
 
+def test_the_positions_visited_are_read_back_across_a_change_that_stops_reading_the_moves():
+    game = Game(forty_with_score(TALLY), seed=4)
+    for _ in range(3):
+        game.play(game.legal_moves()[0])
+    game.change_rules(ruleset("forty-thieves"), {"type": "rule", "text": "score"})
+    game.play(game.legal_moves()[0])
+    seen = game.visited_positions()  # taken back through the change to rules that read the moves, and before it
+    replay = Game(ruleset("forty-thieves"), seed=4)
+    expected = {replay.state.key()}
+    for step in game.history:
+        for rec in step:
+            if not hasattr(rec, "before"):
+                replay.play(rec[0])
+                expected.add(replay.state.key())
+    assert seen == expected and len(seen) == 5
+
+
 def test_a_fork_and_a_saved_game_read_the_same_moves():
     game = Game(forty_with_score(TALLY), seed=9)
     for i in range(12):
@@ -145,21 +161,6 @@ def tiny_rules(tmp_path, alternate: bool):
     return load_ruleset(path)
 
 
-def winnable(game: Game, depth: int = 14) -> bool:
-    """Every line of play, to `depth` moves, without keys: the plain truth the solver must agree with."""
-    if game.rules.win(game.ctx):
-        return True
-    if depth == 0:
-        return False
-    for m in game.legal_moves():
-        game.play(m)
-        won = winnable(game, depth - 1)
-        game.undo()
-        if won:
-            return True
-    return False
-
-
 def test_the_solver_on_rules_that_read_the_moves_agrees_with_every_line_of_play(tmp_path):
     plain, alternating = tiny_rules(tmp_path, False), tiny_rules(tmp_path, True)
     assert alternating.reads_history and not plain.reads_history
@@ -167,7 +168,7 @@ def test_the_solver_on_rules_that_read_the_moves_agrees_with_every_line_of_play(
     for seed in range(1, 9):
         game = Game(alternating, seed=seed)
         found = solve(alternating, seed=seed, options=SearchOptions(states=20_000))
-        assert found.verdict == (WON if winnable(game) else NO_WIN)
+        assert found.verdict == (WON if winnable(game, 14) else NO_WIN)
         if found.verdict == WON:  # the line replays, every move legal, to a win
             replay = Game(alternating, seed=seed)
             for text in found.line:
@@ -199,25 +200,6 @@ def legal_after(rules, layout, *moves) -> set[str]:
     for text in moves:
         play(game, text)
     return {describe(game, m) for m in game.legal_moves()}
-
-
-def imposed_on_ann(text) -> Match:
-    """A match of ann and bob (seed 7) in which bob imposed the change on ann after her first turn, waiting for ann's
-    first move of her next turn."""
-    match = Match(ruleset("discordian"), [Seat("ann"), Seat("bob")], 7)
-    play_turn(match)  # ann
-    match.impose(1, text)
-    play_turn(match)  # bob
-    match.pass_turn(0)
-    while match.waiting().what in ("ack", "shuffle"):
-        w = match.waiting()
-        match.acknowledge(w.seat) if w.what == "ack" else match.choose_shuffle(w.seat, True)
-    assert match.waiting() == Waiting(0, "move")
-    return match
-
-
-def reloaded(match) -> Match:
-    return match_from_data(json.loads(json.dumps(match_to_data(match))))
 
 
 @pytest.mark.parametrize("text,refused,ann_may,bob_may", [

@@ -11,17 +11,16 @@ from collections import Counter
 
 import pytest
 import yaml
-from scenario import changed_data, play_turn, ruleset
+from scenario import changed_data, imposed_on_ann, play_turn, reloaded, ruleset, winnable
 
 from kallisti.errors import Pos
 from kallisti.grammar.rules_front import parse_rules
 from kallisti.grammar.rules_writer import to_rules
 from kallisti.interpreter.amend import amend, compile_data
 from kallisti.interpreter.game import Game
-from kallisti.interpreter.match import Match, Seat, Waiting
 from kallisti.interpreter.notation import MoveRefused, describe, narrate, parse_move
 from kallisti.interpreter.rng import Rng
-from kallisti.interpreter.save import game_from_data, game_to_data, match_from_data, match_to_data
+from kallisti.interpreter.save import game_from_data, game_to_data
 from kallisti.model.ruleset import load_ruleset
 from kallisti.solver.solve import NO_WIN, WON, SearchOptions, solve
 
@@ -140,20 +139,6 @@ TINY = {
 }
 
 
-def winnable(game: Game, depth: int = 8) -> bool:
-    if game.rules.win(game.ctx):
-        return True
-    if depth == 0:
-        return False
-    for m in game.legal_moves():
-        game.play(m)
-        won = winnable(game, depth - 1)
-        game.undo()
-        if won:
-            return True
-    return False
-
-
 def test_the_solver_agrees_with_every_line_of_play_when_cards_leave_from_below(tmp_path):
     verdicts = []
     for modes in (["top"], ["top", "bottom"], ["any"]):
@@ -164,7 +149,7 @@ def test_the_solver_agrees_with_every_line_of_play_when_cards_leave_from_below(t
         rules = load_ruleset(path)
         for seed in range(1, 7):
             found = solve(rules, seed=seed, options=SearchOptions(states=20_000))
-            assert found.verdict == (WON if winnable(Game(rules, seed=seed)) else NO_WIN), (modes, seed)
+            assert found.verdict == (WON if winnable(Game(rules, seed=seed), 8) else NO_WIN), (modes, seed)
             verdicts.append((tuple(modes), found.verdict))
     assert (("top",), NO_WIN) in verdicts and (("any",), WON) in verdicts
 
@@ -223,26 +208,9 @@ def test_a_change_that_moves_runs_where_single_cards_moved_is_adopted_with_a_war
 FAR_END = {"c1": "5H 9S", "c2": "9C", "f": "4C", "s": "9D 9H"}
 
 
-def imposed_on_ann() -> Match:
-    match = Match(ruleset("discordian"), [Seat("ann"), Seat("bob")], 7)
-    play_turn(match)  # ann
-    change = match.impose(1, BOTH_ENDS)
-    assert change.warnings == ()
-    play_turn(match)  # bob
-    match.pass_turn(0)
-    while match.waiting().what in ("ack", "shuffle"):
-        w = match.waiting()
-        match.acknowledge(w.seat) if w.what == "ack" else match.choose_shuffle(w.seat, True)
-    assert match.waiting() == Waiting(0, "move")
-    return match
-
-
-def reloaded(match) -> Match:
-    return match_from_data(json.loads(json.dumps(match_to_data(match))))
-
-
 def test_both_ends_of_a_column_bite_the_target_only_and_survive_save_load_and_revoke():
-    match = imposed_on_ann()
+    match = imposed_on_ann(BOTH_ENDS)
+    assert match.changes[-1].warnings == ()  # one card at a time still: nothing to warn of
     for m in (match, reloaded(match)):
         game = m.game.arrange(dict(FAR_END))
         assert legal(game) == {"c1@1 f"}
@@ -252,7 +220,7 @@ def test_both_ends_of_a_column_bite_the_target_only_and_survive_save_load_and_re
         assert legal(bobs) == {"d"}
         with pytest.raises(MoveRefused, match="only cards from the top of c1 may move"):
             parse_move(bobs, "c1@1 f")
-    match = imposed_on_ann()
+    match = imposed_on_ann(BOTH_ENDS)
     play_turn(match)  # ann
     match.pass_turn(1)
     play_turn(match)  # bob

@@ -71,39 +71,39 @@ def mistyped_expression(game, rng):
                      lambda e: f"({e.text}) + 1" if e.type == "bool" else f"({e.text}) and true", "wrong type")
 
 
+def with_clause(game: Shipped, rng, keys: tuple, kind: str, clause, what) -> list:
+    """One mutant per chosen pile rule (of `keys`) that has a clause added: `clause()` gives its expression, and
+    `what(place, text)` the mutant's description (`place` is `piles.NAME.KEY`)."""
+    places = [(n, k) for n, g in piles(game.data).items() for k in keys if k in g]
+    out = []
+    for name, key in pick(rng, places):
+        text = clause()
+        out.append(standalone(add_clause(game.fresh(), name, key, kind, text), what(f"piles.{name}.{key}", text)))
+    return out
+
+
 @operator("moves-within-moves", "expr-too-costly")
 def moves_within_moves(game, rng):
     """A pile rule gets a clause that goes through the moves made once for each move made: a million steps an
     evaluation, past the bound of one evaluation (the moves a rule reads are bounded: MAX_HISTORY_MOVES)."""
-    places = [(n, k) for n, g in piles(game.data).items() for k in ("build", "empty", "take") if k in g]
-    out = []
-    for name, key in pick(rng, places):
-        data = add_clause(game.fresh(), name, key, "forbid", "count(m in moves: count(n in moves: n.dealt) > 0) > 3")
-        out.append(standalone(data, f"piles.{name}.{key} goes through the moves made for each move made"))
-    return out
+    return with_clause(game, rng, ("build", "empty", "take"), "forbid",
+                       lambda: "count(m in moves: count(n in moves: n.dealt) > 0) > 3",
+                       lambda place, _: f"{place} goes through the moves made for each move made")
 
 
 @operator("misspelt-move-attribute", "unknown-attribute")
 def misspelt_move_attribute(game, rng):
     """A pile rule reads the last move made by an attribute it does not have (`last_move.dealed`)."""
-    places = [(n, k) for n, g in piles(game.data).items() for k in ("build", "empty", "take") if k in g]
-    out = []
-    for name, key in pick(rng, places):
-        wrong = misspell("dealt", rng, ATTRIBUTES)
-        data = add_clause(game.fresh(), name, key, "forbid", f"last_move.{wrong} and card.rank == first")
-        out.append(standalone(data, f"piles.{name}.{key} reads last_move.{wrong}"))
-    return out
+    return with_clause(game, rng, ("build", "empty", "take"), "forbid",
+                       lambda: f"last_move.{misspell('dealt', rng, ATTRIBUTES)} and card.rank == first",
+                       lambda place, text: f"{place} reads {text.split()[0]}")
 
 
 @operator("movable-in-rule", "expr-scope")
 def movable_in_rule(game, rng):
     """A pile rule gets a clause reading `pile.movable`, which only win, lose and score conditions may read."""
-    places = [(n, k) for n, g in piles(game.data).items() for k in ("build", "empty", "take", "dealing") if k in g]
-    out = []
-    for name, key in pick(rng, places):
-        data = add_clause(game.fresh(), name, key, "require", "pile.movable or pile.empty")
-        out.append(standalone(data, f"piles.{name}.{key} reads pile.movable"))
-    return out
+    return with_clause(game, rng, ("build", "empty", "take", "dealing"), "require", lambda: "pile.movable or pile.empty",
+                       lambda place, _: f"{place} reads pile.movable")
 
 
 @operator("misspelt-name", "unknown-name")

@@ -184,16 +184,6 @@ def _tags(rules, g) -> str:
     return first if first == last else f"{first}..{last}"
 
 
-_MODE_WORDS = {"top": "the top", "bottom": "the bottom (the first card dealt)", "any": "any face-up card",
-               "runs": "any run of face-up cards"}
-
-
-def _modes(modes) -> str:
-    """`take_from` in words: `the top or the bottom (the first card dealt)`."""
-    words = [_MODE_WORDS[m] for m in modes]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
-
-
 def legend_lines(game, width: int | None = None) -> list[str]:
     """What the table `table_lines` draws means, for this game: each group's tags, the marks it can show, the suits."""
     rules = game.rules
@@ -216,8 +206,11 @@ def legend_lines(game, width: int | None = None) -> list[str]:
                      "that moves", width)
     for g in rules.groups.values():
         if g.take_from != ("top",):  # cards leave from elsewhere than the top: `c1@1 f` names one by its place
+            # The rule book's words; imported for such a game only: drawing a table needs no rule book.
+            from kallisti.rulebook.build import take_from_words
+
             tag = rules.tag_of[g.piles[0]]
-            lines += wrapped(f"the {g.name} gives cards from {_modes(g.take_from)}: `{tag}@1 ...` moves the first card "
-                             f"of {tag} (the leftmost), `{tag}@2 ... 3` three cards from its second", width)
+            lines += wrapped(f"cards leave the {g.name} from {take_from_words(g.take_from)}: `{tag}@1 ...` moves the "
+                             f"first card of {tag} (the leftmost), `{tag}@2 ... 3` three cards from its second", width)
     lines += wrapped(suit_legend(game.deck) + "; ranks " + " ".join(game.deck.ranks), width, "  ")
     return lines

@@ -262,16 +262,7 @@ class Game(MoveIndex, MoveGeneration, WindowMoves, MoveApplication, LiveRules, P
         """The state keys of every position the game has stood in since the deal (or `arrange`), on the way to
         this one, this one included: read off the undo history by taking it back on a fork, so this game
         (its position and the order of its legal moves) is left exactly as it was."""
-        twin = self.fork()
-        seen = {twin.state.key()}
-        for step in reversed(self.history):
-            for rec in reversed(step):
-                if isinstance(rec, RuleStep):
-                    twin._use_rules(rec.before)
-                else:
-                    twin.undo_record(rec)
-            seen.add(twin.state.key())
-        return seen
+        return {twin.state.key() for twin in self._forks_back()}
 
     # -- end and score ----------------------------------------------------------------------
     def status(self, moves: list[int] | None = None) -> Status:

@@ -94,13 +94,9 @@ class LiveRules:
         """`apply`, noting the move in the trail."""
         record = MoveApplication.apply(self, m)  # the class's: this game's own `apply` is this method
         P, piles, trail = self.P, self.state.piles, self.trail
-        if m >= self.reach_base:
-            src, _, n, dst = self.reach_window(m)
-            trail.note("move", src, dst, tuple(piles[dst][-n:]), False)
-        elif m >= self.discard_base:
-            p, _, length = self.window(m)
-            dst = self._discard_target(p)
-            trail.note("discard", p, dst, tuple(piles[dst][-length:]), False)
+        if m >= self.discard_base:
+            src, _, n, dst = self._window_of(m)
+            trail.note("move" if m >= self.reach_base else "discard", src, dst, tuple(piles[dst][-n:]), False)
         elif m >= P * P:
             n, rest = divmod(m, P * P)
             src, dst = divmod(rest, P)
@@ -118,17 +114,27 @@ class LiveRules:
         MoveApplication.undo_record(self, record)
         self.trail.take_back()
 
-    def _trail_from_history(self) -> Trail:
-        """The trail of the moves in the undo history, for rules that begin to read moves in the middle of a game (a
-        rule change): made again on a fork taken back to where the history starts."""
+    def _forks_back(self):
+        """A fork of this game, yielded as it is and again after each step of the history is taken back on it, the
+        last step first: its position goes back to where the history starts, this game is left as it was. A rule
+        change is taken back as rules alone, and the fork keeps no trail (no trail could follow the rules back
+        through a change that began or stopped reading the moves)."""
         twin = self.fork()
         twin._keep_trail(False)
+        yield twin
         for step in reversed(self.history):
             for rec in reversed(step):
                 if isinstance(rec, RuleStep):
                     twin._set_rules(rec.before)
                 else:
                     twin.undo_record(rec)
+            yield twin
+
+    def _trail_from_history(self) -> Trail:
+        """The trail of the moves in the undo history, for rules that begin to read moves in the middle of a game (a
+        rule change): made again on a fork taken back to where the history starts."""
+        for twin in self._forks_back():
+            pass  # to where the history starts
         twin._keep_trail(True)
         for step in self.history:
             for rec in step:

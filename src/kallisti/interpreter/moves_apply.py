@@ -13,7 +13,7 @@ class MoveApplication:
     def apply(self, m: int):
         """Make move m (assumed legal) and return what undo needs."""
         if m >= self.discard_base:  # before the decoded card moves: a search may have decoded a reach move there
-            return self._reach(m) if m >= self.reach_base else self._discard(m)
+            return self._take_window(m)
         parts = self._card_moves.get(m)  # a card move made before
         if parts is not None or m >= self.P * self.P:
             if parts is None:
@@ -49,44 +49,38 @@ class MoveApplication:
     def _discard_target(self, p: int) -> int:
         return self.discard_dest[p]
 
-    def _discard(self, m: int):
-        """Take a window of cards out of its pile (the cards above it close up) onto the discard pile."""
+    def _window_of(self, m: int) -> tuple[int, int, int, int]:
+        """(pile, first place, length, destination) of a window move: a reach move (`reach_window`), or a discard,
+        whose cards go to its pile's discard target."""
+        if m >= self.reach_base:
+            return self.reach_window(m)
         p, start, length = self.window(m)
-        dst = self._discard_target(p)
-        pile, down = self.piles[p], self.down
-        self.piles[dst].extend(pile[start:start + length])
-        del pile[start:start + length]
-        flipped = False
-        if down[p] and down[p] == len(pile) and self.flip[p]:
-            down[p] -= 1
-            flipped = True
-        gs, gd = self.gname[p], self.gname[dst]
-        if gs != gd:
-            self.state.sizes[gs] -= length
-            self.state.sizes[gd] += length
-        self._refresh(p)
-        self._refresh(dst)
-        self.moves_played += 1
-        return (m, flipped)
+        return p, start, length, self._discard_target(p)
 
-    def _reach(self, m: int):
-        """Take cards from below a pile's top (the cards above them close up) onto another pile."""
-        src, start, n, dst = self.reach_window(m)
+    def _take_window(self, m: int):
+        """Take a window of cards out of its pile (the cards above it close up) onto another: a discard, or a reach
+        move's cards from below a pile's top. A reach move's record is longer, so that undo never takes it for a
+        card move of the same number a search decoded (`_card_moves`)."""
+        if m >= self.reach_base:  # `_window_of`, inline: a discard is most of a game of discards' moves
+            src, start, n, dst = self.reach_window(m)
+        else:
+            src, start, n = self.window(m)
+            dst = self._discard_target(src)
         pile, down = self.piles[src], self.down
         self.piles[dst].extend(pile[start:start + n])
         del pile[start:start + n]
-        gs, gd = self.gname[src], self.gname[dst]
-        if gs != gd:
-            self.state.sizes[gs] -= n
-            self.state.sizes[gd] += n
         flipped = False
         if down[src] and down[src] == len(pile) and self.flip[src]:
             down[src] -= 1
             flipped = True
+        gs, gd = self.gname[src], self.gname[dst]
+        if gs != gd:
+            self.state.sizes[gs] -= n
+            self.state.sizes[gd] += n
         self._refresh(src)
         self._refresh(dst)
         self.moves_played += 1
-        return (m, flipped, start, n)
+        return (m, flipped, start, n) if m >= self.reach_base else (m, flipped)
 
     def _card_move_parts(self, m: int):
         """(n, src, dst, source group, target group) of a card move; the groups are None within one group."""
@@ -200,8 +194,8 @@ class MoveApplication:
         P = self.P
         st = self.state
         self.moves_played -= 1
-        if m >= self.reach_base:
-            src, start, n, dst = self.reach_window(m)
+        if m >= self.discard_base:
+            src, start, n, dst = self._window_of(m)
             if record[1]:
                 st.down[src] += 1
             dp = st.piles[dst]
@@ -212,20 +206,6 @@ class MoveApplication:
                 st.sizes[gs] += n
                 st.sizes[gd] -= n
             self._refresh(src)
-            self._refresh(dst)
-        elif m >= self.discard_base:
-            p, start, length = self.window(m)
-            dst = self._discard_target(p)
-            if record[1]:
-                st.down[p] += 1
-            dp = st.piles[dst]
-            st.piles[p][start:start] = dp[-length:]
-            del dp[-length:]
-            gs, gd = self.gname[p], self.gname[dst]
-            if gs != gd:
-                st.sizes[gs] += length
-                st.sizes[gd] -= length
-            self._refresh(p)
             self._refresh(dst)
         elif m >= P * P:
             n, rest = divmod(m, P * P)

@@ -338,12 +338,8 @@ def _group_part(rules, name: str, g, spec) -> Part:
             continue  # nothing moves in runs, so no rule for runs applies
         lines += _rule_lines(RULE_LABELS[key], key, clauses, rules.deck.ranks)
     if g.take_from != ("top",) and not g.take.never:
-        words = {"top": "a run ending at the top", "bottom": "the bottom card (the first dealt)",
-                 "any": "any one face-up card", "runs": "any run of adjacent face-up cards"}
-        modes = [words[m] for m in g.take_from]
-        said = modes[0] if len(modes) == 1 else ", ".join(modes[:-1]) + " or " + modes[-1]
-        lines.append(f"cards may leave from below the top: {said}, as the rule for what leaves allows; the cards "
-                     f"above close up (play `{rules.tag_of[g.piles[0]]}@1 ...` for a pile's first card)")
+        lines.append(f"cards may leave from below the top: {take_from_words(g.take_from)}, as the rule for what leaves "
+                     f"allows; the cards above close up (play `{rules.tag_of[g.piles[0]]}@1 ...` for a pile's first card)")
     if g.discard is not None:
         lines.append(f"windows of adjacent face-up cards, anywhere in a pile, go to the {g.discard_to} when the rule "
                      "allows; the cards after them close up")
@@ -355,6 +351,16 @@ def _group_part(rules, name: str, g, spec) -> Part:
     if g.turn is not None or g.redeal is not None:
         lines.append(f"redeals: {_redeal_text(rules, g, spec)}")
     return Part(display_name(name), f"{_count(n, 'pile')}, tagged {tags} (role {g.role})", [Items([Item(x) for x in lines])])
+
+
+_TAKE_FROM_WORDS = {"top": "a run ending at the top", "bottom": "the bottom card (the first dealt)",
+                    "any": "any one face-up card", "runs": "any run of adjacent face-up cards"}
+
+
+def take_from_words(modes) -> str:
+    """A group's `take_from` in words: `a run ending at the top or the bottom card (the first dealt)`."""
+    words = [_TAKE_FROM_WORDS[m] for m in modes]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def _deal_text(g, n: int) -> str:

@@ -73,8 +73,10 @@ def test_the_yaml_loader_is_a_safe_loader():
     from kallisti.model.located import _Loader
     import yaml
 
-    assert issubclass(_Loader, yaml.SafeLoader)
-    assert not issubclass(_Loader, (yaml.FullLoader, yaml.UnsafeLoader))
+    # libyaml's parser or PyYAML's, always with the safe constructor: plain scalars, maps and lists, never objects
+    assert issubclass(_Loader, yaml.constructor.SafeConstructor)
+    assert not issubclass(_Loader, (yaml.constructor.FullConstructor, yaml.constructor.UnsafeConstructor))
+    assert _Loader.yaml_constructors is yaml.SafeLoader.yaml_constructors
 
 
 def test_a_python_tag_builds_nothing():

@@ -102,7 +102,7 @@ def yaml_edits(game: Shipped, rng: random.Random, pairs, change, what: str) -> l
 @operator("second-colon", "yaml-syntax")
 def second_colon(game, rng):
     """A plain value gets `: x` after it (`score: foundation.size: x`): YAML allows no second `key:` on a line whose
-    value is a plain scalar ("mapping values are not allowed here")."""
+    value is a plain scalar ("mapping values are not allowed in this context")."""
     return yaml_edits(game, rng, plain_pairs, lambda t, k, v: edit(t, v.end_mark, v.end_mark, ": x"), "second colon")
 
 

@@ -367,6 +367,16 @@ _trials: "OrderedDict[tuple, object]" = OrderedDict()
 _lock = threading.Lock()
 
 
+def forget_checked() -> None:
+    """Forget every compiled change and trial kept (so that the next change is checked afresh, as benchmarks want)."""
+    from kallisti.model import amended
+
+    with _lock:
+        _trials.clear()
+    with amended._lock:
+        amended._cache.clear()
+
+
 def trial_findings(rules, baseline, where: Pos, deals: int = TRIAL_DEALS, cap: int = TRIAL_CAP) -> list[Finding]:
     """What goes wrong when `rules` are played on a few seeded deals by a random player (nothing: []).
 

@@ -140,8 +140,13 @@ def _mark(mark, source: str) -> Pos:
     return Pos(source, mark.line + 1, mark.column + 1)
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader: builds only plain scalars, maps and lists; never objects."""
+# libyaml's parser where PyYAML was built with it (its wheels are), else PyYAML's own: the same events and nodes,
+# fifteen times faster to read. Either way the constructor is the safe one: plain scalars, maps and lists, never objects.
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_BaseLoader):
+    """A safe loader: builds only plain scalars, maps and lists; never objects."""
 
 
 _INT_TAG = "tag:yaml.org,2002:int"
@@ -224,7 +229,7 @@ class _Notes:
         self.anchors.setdefault(node.start_mark.line, (container, key))
 
     def scalar(self, node: yaml.ScalarNode, key: str | None = None) -> None:
-        if node.style is None and node.end_mark.index > node.start_mark.index:
+        if not node.style and node.end_mark.index > node.start_mark.index:
             self.plain[node.end_mark.index] = (node, key)
         start, end = node.start_mark.index, node.end_mark.index
         if node.style in ("|", ">"):  # the header line (`>`, `|-`…) may end in a comment; the text starts below it
@@ -311,16 +316,28 @@ def _value_pos(node: yaml.Node, source: str) -> Pos:
     return pos
 
 
-def _refuse_before_building(text: str, source: str) -> None:
+def _refuse_before_building(text: str, source: str, loader: type = _Loader) -> None:
     """Read the text's events once, before any node is built, refusing an anchor or alias, an explicit tag, nesting
     deeper than MAX_DEPTH, a list of more than MAX_LIST_ITEMS items, a map of more than MAX_MAP_KEYS keys and more than
     MAX_NODES values in all, each at the first event too many. The depth is checked here, on the event stream, because
     PyYAML composes nodes recursively (`[[[…` five hundred deep is a RecursionError) and its scanner slows down with
     every open bracket; the counts, because composing and building a node costs far more than reading its event:
     stopping at the first event too many bounds all of it."""
+    try:
+        _read_events(text, source, loader)
+    except yaml.MarkedYAMLError as exc:
+        # libyaml's scanner looks ahead through a run of brackets and stops at its own limit (1,000 levels) before
+        # the events reach MAX_DEPTH: PyYAML's parser, which does not look ahead, finds the first level too deep.
+        if loader is not yaml.SafeLoader and "nesting depth" in str(exc.problem):
+            _read_events(text, source, yaml.SafeLoader)
+        raise
+
+
+def _read_events(text: str, source: str, loader: type) -> None:
+    """The event pass of `_refuse_before_building`, with the loader's parser."""
     open_: list[list] = []  # per open collection: [is a map, items or keys so far, a map's next event is a key]
     nodes = 0
-    for event in yaml.parse(text, Loader=_Loader):
+    for event in yaml.parse(text, Loader=loader):
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             raise KallistiError(Finding("yaml-alias", "YAML anchors and aliases are not allowed in rulesets (use `extends` "
                                         "to share rules)", _mark(event.start_mark, source)))
@@ -386,8 +403,10 @@ def load_yaml(text: str, source: str, warnings: list | None = None) -> Any:
         pos = _mark(mark, source) if mark else Pos(source)
         raise KallistiError(Finding("yaml-syntax", f"{exc.problem or exc.context}", pos)) from None
     except yaml.reader.ReaderError as exc:  # a character YAML refuses (a NUL): not a MarkedYAMLError
-        line = text.count("\n", 0, exc.position) + 1
-        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        # libyaml reads the text as UTF-8 and gives the offset in bytes; PyYAML's reader, in characters
+        at = exc.position if _BaseLoader is yaml.SafeLoader else len(text.encode()[:exc.position].decode(errors="ignore"))
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
         raise KallistiError(Finding("yaml-syntax", f"YAML does not allow the character U+{exc.character:04X}",
                                     Pos(source, line, column))) from None
     except yaml.YAMLError as exc:  # any other refusal of the YAML library is still a finding, never a traceback

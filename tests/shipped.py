@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 
+from kallisti.model.loader import resolve
 from kallisti.model.ruleset import Ruleset, load_ruleset
 
 
@@ -15,3 +16,10 @@ def shipped(name: str) -> Ruleset:
     """The shipped game `name`, loaded, checked and compiled once; a Ruleset is never changed by playing it (its
     games share its tables), so the tests that only read or play it may share one."""
     return load_ruleset(name)
+
+
+@functools.lru_cache(maxsize=None)
+def shipped_data(name: str):
+    """The resolved data of the shipped game `name` (read, extended and checked by the schema, not compiled): enough
+    to choose a test's parameters at collection, which every worker of the suite does for every file."""
+    return resolve(name)[0]

@@ -132,7 +132,11 @@ def overlaid_entries(rules, entries) -> object:
     patches = [p for mid, part in entries for p in by_id[mid].part(part)]
     if not patches:
         return rules
-    data = apply_all(rules.data, patches)
+    return _compiled_overlay(apply_all(rules.data, patches))
+
+
+def _compiled_overlay(data) -> object:
+    """The compiled rules of overlaid data (a private copy, changed here)."""
     data.pop("modifiers", None)  # the overlaid rules are for judging hands; they bring no further modifiers
     return compile_data(data)
 
@@ -153,7 +157,8 @@ def overlay_findings(rules, at) -> list[Finding]:
                     break
             else:
                 try:
-                    overlaid_entries(rules, ((m.id, part),))
+                    if data is not rules.data:  # the part's patches, applied above, compiled as play would
+                        _compiled_overlay(data)
                 except KallistiError as exc:
                     findings += [Finding(f.code, f"with modifier '{m.id}' in play: {f.message}", at("modifiers", m.id, part),
                                          suggestion=f.suggestion) for f in exc.findings]

@@ -18,6 +18,7 @@ position puts back the lists it saved there (`saved`, `restore`) instead of keyi
 
 from __future__ import annotations
 
+import weakref
 from bisect import insort
 
 from kallisti.errors import KallistiError, Pos
@@ -425,10 +426,21 @@ ORDERLESS = frozenset({"size", "empty", "count", "top"})
 PROSE = frozenset({"description", "game", "explain", "because", "why", "message", "note", "notes", "name", "title"})
 
 
+_sealed_of: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # ruleset -> its sealed piles
+
+
 def sealed_piles(rules) -> frozenset:
     """The piles the key may write as their cards and top card alone (`_sealed`): those of groups no card leaves (a
     take rule that admits no card, and no stock turn, discard, refill or redeal that takes cards from them) whose
-    rules, wherever written, read of them only their top card, their size, and which cards they hold."""
+    rules, wherever written, read of them only their top card, their size, and which cards they hold. Worked out once
+    a ruleset (it reads every rule's text: a hint's searches would otherwise pay for it each time)."""
+    found = _sealed_of.get(rules)
+    if found is None:
+        found = _sealed_of[rules] = _sealed_piles(rules)
+    return found
+
+
+def _sealed_piles(rules) -> frozenset:
     from kallisti.solver.dead import drained_groups
 
     if rules.reads_history:

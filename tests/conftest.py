@@ -6,6 +6,13 @@ import os
 import pytest
 from hypothesis import settings
 
+from kallisti.model import clean_loads
+
+# The loads of the tests' own process are all checked: a test may patch a check and expect its finding from a shipped
+# text that an earlier test loaded clean. The commands the tests start as processes skip the checks of texts loaded
+# clean before, as a user's do (tests/test_clean_loads.py turns it on where it tests it).
+clean_loads.enabled = False
+
 # Derandomized and without an example database: a run depends neither on the machine nor on runs before it, so a
 # failure in CI is a failure on any checkout (a longer campaign of the fuzzers: KALLISTI_FUZZ_SCALE, tests/fuzz).
 settings.register_profile("kallisti", derandomize=True, database=None)

@@ -178,6 +178,7 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
     ("kallisti.interpreter.hands", "MAX_MEMO"): "tests/test_limits.py::test_the_condition_answers_of_a_grouping_are_bounded",
     ("kallisti.interpreter.hands", "MAX_JUDGES"): "tests/test_limits.py::test_the_shared_groupings_are_bounded",
     ("kallisti.interpreter.hands", "MAX_RECENT"): "tests/test_limits.py::test_the_hands_an_evaluator_remembers_are_bounded",
+    ("kallisti.model.clean_loads", "MAX_KEPT"): "tests/test_clean_loads.py::test_the_record_keeps_the_newest_hashes",
     ("kallisti.model.clause_checks", "MAX_MEMO"): "tests/test_limits.py::test_the_cache_of_clause_check_outcomes_is_bounded",
     # Display
     ("kallisti.model.diff", "MAX_SHOWN"): "tests/test_limits.py::test_a_long_value_in_a_diff_line_is_cut",

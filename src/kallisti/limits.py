@@ -125,6 +125,8 @@ LIMITS = (
     Limit("MAX_JUDGES", "kallisti.interpreter.hands", "groupings whose answers are shared", "forgotten"),
     Limit("MAX_RECENT", "kallisti.interpreter.hands", "whole-hand evaluations an evaluator keeps", "forgotten"),
     Limit("MAX_MEMO", "kallisti.model.clause_checks", "clause-check outcomes kept", "forgotten"),
+    Limit("MAX_KEPT", "kallisti.model.clean_loads", "hashes of loads that found nothing, kept between runs",
+          "the oldest are forgotten (its texts are checked once more)"),
     # Display
     Limit("MAX_SHOWN", "kallisti.model.diff", "characters of one value in a `diff` line", "cut with `…`"),
     Limit("MAX_EXCERPT", "kallisti.errors", "characters of the source line shown under a finding",

@@ -280,8 +280,9 @@ def _free_tag(name: str, used: set) -> str:
     return "x"
 
 
-def resolve(ref: str | Path, text: str | None = None, _chain: tuple = ()) -> tuple[LDict, list[Source]]:
-    """The resolved data of a ruleset file (its `extends` chain applied) and the sources it came from."""
+def resolve(ref: str | Path, text: str | None = None, _chain: tuple = (), checked: bool = True) -> tuple[LDict, list[Source]]:
+    """The resolved data of a ruleset file (its `extends` chain applied) and the sources it came from; `checked`
+    False skips the schema, for texts a load has found clean before (model/clean_loads.py)."""
     path = Path(ref) if text is not None or isinstance(ref, Path) else locate(str(ref))
     key = str(path.resolve()) if text is None else str(path)
     if key in _chain:
@@ -290,7 +291,7 @@ def resolve(ref: str | Path, text: str | None = None, _chain: tuple = ()) -> tup
         raise KallistiError(Finding("extends-depth", f"`extends` chain longer than {MAX_EXTENDS_DEPTH}", Pos(str(path))))
     warnings: list[Finding] = []
     data, text = parse_file(path, text, warnings)
-    findings = schema_findings(data, "file", Pos(str(path), 1, 1))
+    findings = schema_findings(data, "file", Pos(str(path), 1, 1)) if checked else []
     if findings:
         raise KallistiError(findings + warnings)
     sources = [Source(str(path), text, tuple(warnings))]
@@ -318,7 +319,7 @@ def resolve(ref: str | Path, text: str | None = None, _chain: tuple = ()) -> tup
             raise KallistiError(Finding("extends-depth", f"`extends` chain longer than {MAX_EXTENDS_DEPTH}", extends_pos))
         parent_text = _parent_text(parent_path, str(parent_ref), extends_pos)
         try:
-            parent, parent_sources = resolve(parent_path, parent_text, _chain + (key,))
+            parent, parent_sources = resolve(parent_path, parent_text, _chain + (key,), checked)
         except KallistiError as exc:
             if not _chain and exc.findings and exc.findings[0].code == "extends-cycle":
                 # Report a cycle in the file being loaded, at its own `extends`, where its author looks.
@@ -338,11 +339,28 @@ def resolve(ref: str | Path, text: str | None = None, _chain: tuple = ()) -> tup
     for patch in list(patches) + list(data.get("changes", [])):
         resolved = apply_patch(resolved, patch, normalise)
     resolved.pos = data.pos
-    findings = schema_findings(resolved, "resolved", Pos(str(path), 1, 1))
+    findings = schema_findings(resolved, "resolved", Pos(str(path), 1, 1)) if checked else []
     if findings:
         raise KallistiError(findings)
     _refuse_too_many_clauses(resolved, data, path)
     return resolved, sources
+
+
+def chain_texts(ref: str | Path, text: str | None = None) -> list[str]:
+    """The text of a ruleset file and of each file its `extends` chain reads, in that order: read and parsed, not
+    checked (what model/clean_loads.py hashes). A fault on the way raises, as `resolve` would."""
+    path = Path(ref) if text is not None or isinstance(ref, Path) else locate(str(ref))
+    texts: list[str] = []
+    while len(texts) <= MAX_EXTENDS_DEPTH:  # a longer chain, or a cycle, is refused by `resolve`
+        data, text = parse_file(path, text)
+        texts.append(text)
+        parent_ref = data.get("extends")
+        if parent_ref is None:
+            break
+        pos = data.value_pos.get("extends") or data.pos
+        path = _parent_path(path, str(parent_ref), pos)
+        text = _parent_text(path, str(parent_ref), pos)
+    return texts
 
 
 def _refuse_too_many_clauses(resolved: LDict, data: LDict, path: Path) -> None:

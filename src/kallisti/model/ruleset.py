@@ -8,11 +8,12 @@ from pathlib import Path
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
 from kallisti.interpreter import compiler as C
 from kallisti.interpreter.cards import Deck
+from kallisti.model import clean_loads
 from kallisti.model.hands import compile_hands
 from kallisti.model.modifiers import compile_modifiers, overlay_findings
 from kallisti.model.table import compile_table
 from kallisti.model.located import LDict, plain, position_at
-from kallisti.model.loader import Source, cap_findings, resolve
+from kallisti.model.loader import Source, cap_findings, chain_texts, resolve
 from kallisti.model.says import SaysSeen, booleans_as_words, render_says, says_findings
 
 RULE_SCOPES = {"build": C.BUILD_SCOPE, "empty": C.EMPTY_SCOPE, "take": C.TAKE_SCOPE, "sequence": C.SEQUENCE_SCOPE,
@@ -276,7 +277,7 @@ class Ruleset:
     are in `despite` (some of PLAYABLE) do not stop the load."""
 
     def __init__(self, data: LDict, sources: list[Source] | None = None, during_play: bool = False,
-                 despite: frozenset = frozenset()):
+                 despite: frozenset = frozenset(), checked: bool = True):
         booleans_as_words(data)  # `win: false` in YAML, `set win false` in a change: the expression `false`
         self.data = data
         self.sources = sources or []
@@ -425,16 +426,9 @@ class Ruleset:
         self.hands = compile_hands(data["hands"], self.compiler, at, findings) if "hands" in data else None
         self.table = compile_table(data["table"], self.hands, self.deck.size, at, findings) if "table" in data else None
         self.modifiers = compile_modifiers(data["modifiers"], self.deck, at, findings) if "modifiers" in data else ()
-        from kallisti.model.checks import layout_findings
-
-        findings += layout_findings(self, at)  # before the modifiers' overlays, which would each repeat a bad hint
-        if self.modifiers and not any(f.severity == "error" for f in findings):
-            findings += overlay_findings(self, at)
         self.stock_groups = tuple(name for name, g in self.groups.items() if g.turn is not None or g.redeal is not None)
-        from kallisti.model.checks import semantic_findings  # checks read the half-built ruleset
-
-        findings += semantic_findings(self, at)
-        findings += says_findings(self.deck, said)
+        if checked:  # not for texts a load found clean before (model/clean_loads.py): the checks could find nothing
+            findings += self._check(at, findings, said)
         if during_play:
             findings = [replace(f, severity="warning") if f.code in UNWINNABLE else f for f in findings]
         self.findings = [f for f in findings if f.severity == "warning"]
@@ -474,6 +468,16 @@ class Ruleset:
             where = ".".join(str(p) for p in path)
             findings.append(Finding("unknown-pile", f"{where} names no group '{name}'", at(*path),
                                     suggestion=did_you_mean(name, self.pile_data)))
+
+    def _check(self, at, findings: list[Finding], said: list[SaysSeen]) -> list[Finding]:
+        """What the checks find in the compiled ruleset: its layout, its modifiers' overlays (unless compiling has
+        found an error already), its rules' meaning and its explanations."""
+        from kallisti.model.checks import layout_findings, semantic_findings  # checks read the half-built ruleset
+
+        found = layout_findings(self, at)  # before the modifiers' overlays, which would each repeat a bad hint
+        if self.modifiers and not any(f.severity == "error" for f in findings + found):
+            found += overlay_findings(self, at)
+        return found + semantic_findings(self, at) + says_findings(self.deck, said)
 
     def _compile_or_note(self, text, pos, scope, findings, want=C.BOOL):
         """A compiled expression's function, or None with its findings noted."""
@@ -522,11 +526,28 @@ class Ruleset:
 def load_ruleset(ref: str | Path, text: str | None = None, despite: frozenset = frozenset()) -> Ruleset:
     """Load, resolve, check and compile a ruleset given by a shipped game's name or a file path (errors with the
     codes `despite` do not stop it)."""
+    key = _clean_key(ref, text, despite)
+    if key is not None and clean_loads.known(key):  # these texts loaded clean before: read and compile them only
+        data, sources = resolve(ref, text, checked=False)
+        return Ruleset(data, sources, despite=despite, checked=False)
     data, sources = resolve(ref, text)
     try:
-        return Ruleset(data, sources, despite=despite)
+        rules = Ruleset(data, sources, despite=despite)
     except KallistiError as exc:
         raise KallistiError(cap_findings(exc.findings)) from None
+    if key is not None and not rules.findings:
+        clean_loads.remember(key)
+    return rules
+
+
+def _clean_key(ref, text: str | None, despite: frozenset) -> str | None:
+    """The hash under which model/clean_loads.py records a load of these texts, or None when it records nothing."""
+    if not clean_loads.enabled:
+        return None
+    try:
+        return clean_loads.key_of(chain_texts(ref, text), despite)
+    except Exception:  # noqa: BLE001 - any fault in the texts is reported by the checked load that follows
+        return None
 
 
 def _move_tables(rules: Ruleset):

@@ -87,3 +87,97 @@ def test_a_replace_is_judged_against_the_clauses_it_leaves_behind():
     adopted = amend.amend(forty.data, "replace foundation.build rank-up: card.rank == top.rank + 1 or card.rank == top.rank - 1",
                           baseline=forty)
     assert [c.id for c in adopted.rules.groups["foundation"].build.clauses] == ["rank-up", "same-suit"]
+
+
+def test_a_change_no_deal_reads_is_tried_on_the_deals_of_the_rules_it_changes(monkeypatch):
+    # A match's limit or an honour rule changes no deal: its trial deals are those of the rules before it, played once.
+    rules = load_ruleset("discordian")
+    played = []
+    trial_deal = amend._trial_deal
+    monkeypatch.setattr(amend, "_trial_deal", lambda r, k, cap: played.append(k) or trial_deal(r, k, cap))
+    amend.forget_checked()
+    amend.amend(rules.data, "set match.loses_at 200", baseline=rules)
+    assert played == [1, 2, 3]
+    amend.amend(rules.data, "set match.loses_at 210", baseline=rules)
+    amend.amend(rules.data, 'honour dance before deal: "Dance."', baseline=rules)
+    assert played == [1, 2, 3]  # the same play: no deal played again
+    amend.amend(rules.data, "set field.count 6", baseline=rules)
+    assert played == [1, 2, 3, 1, 2, 3]  # other piles: other deals
+
+
+def test_the_play_key_tells_apart_exactly_the_data_a_deal_reads():
+    from kallisti.model.amended import apply_all, play_key
+
+    rules = load_ruleset("discordian")
+    limit, honour, count = (apply_all(rules.data, [amend.parse(text)]) for text in (
+        "set match.loses_at 200", 'honour dance before deal: "Dance."', "set field.count 6"))
+    assert play_key(limit) == play_key(honour) == play_key(rules.data)
+    assert play_key(count) != play_key(rules.data)
+    assert amend.rules_play_key(rules) == play_key(rules.data) and amend.rules_key(rules) == amend.data_key(rules.data)
+
+
+def test_applying_changes_leaves_the_data_they_are_applied_to_as_it_was():
+    from kallisti.model.amended import apply_all
+    from kallisti.model.located import plain
+
+    rules = load_ruleset("discordian")
+    before = plain(rules.data)
+    once = apply_all(rules.data, [amend.parse("set field.count 6")])
+    twice = apply_all(once, [amend.parse("forbid field.take no-pile-1: pile.index == 1")])
+    assert plain(rules.data) == before
+    assert once["piles"]["field"]["count"] == 6 and len(once["piles"]["field"]["take"]) == len(rules.data["piles"]["field"]["take"])
+    assert twice["piles"]["field"]["take"][-1]["id"] == "no-pile-1"
+    assert apply_all(rules.data, []) == rules.data and apply_all(rules.data, []) is not rules.data
+
+
+def _same_tree(a, b) -> bool:
+    """Equal data with equal positions at every node (keys, values, items), and the same kinds of node."""
+    from kallisti.model.located import LDict, LList
+
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        if isinstance(a, LDict) and (a.pos, a.key_pos, a.value_pos, a.comments) != (b.pos, b.key_pos, b.value_pos, b.comments):
+            return False
+        return list(a) == list(b) and all(_same_tree(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        if isinstance(a, LList) and (a.pos, a.item_pos, a.comments) != (b.pos, b.item_pos, b.comments):
+            return False
+        return len(a) == len(b) and all(_same_tree(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+@pytest.mark.parametrize("game", ["discordian", "forty-thieves"])
+def test_a_change_applied_sharing_what_it_leaves_gives_what_a_whole_copy_gives(game):
+    # apply_all copies only the maps and lists a change can write into: the result is the one a copy of everything
+    # gives, node for node and position for position, and the rules it was applied to are left as they were.
+    from kallisti.catalogue import load_catalogue
+    from kallisti.model.amended import apply_all
+    from kallisti.model.loader import normalise
+    from kallisti.model.located import copy
+    from kallisti.model.patch import apply_patch
+    from kallisti.solver.playerx import generated_changes
+
+    rules = load_ruleset(game)
+    texts = [e.change for e in load_catalogue("discordian")] if game == "discordian" else []
+    texts += generated_changes(rules.data, rules.data) + [
+        "set layout.waste.fan right", "delete compulsory.nothing", "remove foundation.build nothing",
+        'honour dance before deal: "Dance."', "set piles.foundation.rows 2"]
+    pristine = copy(rules.data)
+    applied = 0
+    for text in texts:
+        patch = amend.parse(text)
+        try:
+            whole = apply_patch(rules.data, patch, normalise)
+        except KallistiError as exc:
+            with pytest.raises(KallistiError) as shared:
+                apply_all(rules.data, [patch])
+            assert shared.value.findings == exc.findings
+            continue
+        shared = apply_all(rules.data, [patch])
+        assert _same_tree(shared, whole), text
+        again = apply_all(shared, [amend.parse("set game Again")])  # a change upon a change shares in turn
+        assert _same_tree(again, apply_patch(whole, amend.parse("set game Again"), normalise))
+        applied += 1
+    assert applied >= 20
+    assert _same_tree(rules.data, pristine)

@@ -32,6 +32,21 @@ def test_every_contract_is_kept():
     result = lint_imports(SRC.parent)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 broken" in result.stdout
+    # An exception that no longer happens is only warned about: it must come off the list.
+    assert "No matches for ignored import" not in result.stdout + result.stderr
+
+
+def test_the_exceptions_left_are_the_one_door_located_data_and_the_models_recursion():
+    """Every other import that ran the wrong way was ended by moving a piece to its layer; a new exception must be
+    argued for here, not slipped into pyproject.toml."""
+    contracts = tomllib.loads(CONFIG.read_text())["tool"]["importlinter"]["contracts"]
+    ignored = {(c["id"], line) for c in contracts for line in c.get("ignore_imports", [])}
+    assert ignored == {
+        ("layers", "kallisti.cli.serve -> kallisti.web.*"),
+        ("doors", "kallisti.cli.serve -> kallisti.web.*"),
+        ("layers", "kallisti.grammar.** -> kallisti.model.located"),
+        ("layers", "kallisti.interpreter.cards -> kallisti.model.located"),
+    }
 
 
 def test_a_model_module_that_imports_the_engine_breaks_the_layers(tmp_path):

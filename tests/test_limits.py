@@ -87,12 +87,12 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
     ("kallisti.model.located", "MAX_FILE_BYTES"):
         "tests/test_limits.py::test_a_file_over_its_limit_is_refused_after_reading_one_byte_more",
     ("kallisti.cli.play", "MAX_DEAL_BYTES"): "tests/test_limits.py::test_a_deal_file_one_byte_over_its_limit_is_refused",
-    ("kallisti.cli.play", "MAX_COMMAND_CHARS"):
+    ("kallisti.cli.command_lines", "MAX_COMMAND_CHARS"):
         "tests/test_security.py::test_a_piped_line_over_the_command_limit_is_refused_and_play_goes_on",
     ("kallisti.interpreter.save", "MAX_SAVE_BYTES"): "tests/test_limits.py::test_a_save_one_byte_over_its_limit_is_refused",
-    ("kallisti.interpreter.save", "MAX_SAVE_EVENTS"): "tests/hostile/test_security_saves.py::"
+    ("kallisti.interpreter.save_log", "MAX_SAVE_EVENTS"): "tests/hostile/test_security_saves.py::"
         "test_a_save_holding_more_events_than_its_limit_is_refused_before_any_is_replayed",
-    ("kallisti.interpreter.save", "MAX_SAVE_CHANGES"): "tests/hostile/test_security_saves.py::"
+    ("kallisti.interpreter.save_log", "MAX_SAVE_CHANGES"): "tests/hostile/test_security_saves.py::"
         "test_a_match_save_holding_more_rule_changes_than_its_limit_is_refused",
     ("kallisti.catalogue", "MAX_CATALOGUE_BYTES"):
         "tests/test_limits.py::test_a_catalogue_one_byte_over_its_limit_is_refused",
@@ -119,7 +119,7 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
         "tests/test_limits.py::test_a_file_of_too_many_changes_is_refused_before_one_is_applied",
     ("kallisti.model.ruleset", "MAX_PILES"):
         "tests/test_limits.py::test_the_most_piles_the_schema_allows_is_refused_before_any_rule_is_compiled",
-    ("kallisti.model.ruleset", "MAX_CLAUSES"):
+    ("kallisti.model.loader", "MAX_CLAUSES"):
         "tests/test_limits.py::test_thousands_of_clauses_are_refused_before_one_is_compiled",
     ("kallisti.schema", "MAX_CARD_VALUE"): "tests/test_limits.py::test_card_values_and_their_alternatives_are_bounded",
     ("kallisti.schema", "MAX_DEAL_ROWS"): "tests/test_limits.py::test_a_deal_of_more_rows_than_its_limit_is_refused_before_they_are_made",
@@ -143,7 +143,7 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
         "tests/hostile/test_security_cost.py::test_a_clause_that_reads_the_position_is_bounded_by_the_moves_it_judges",
     ("kallisti.interpreter.compiler", "MAX_INT_RESULT"):
         "tests/test_limits.py::test_the_worst_sum_of_products_an_expression_can_write_stays_small_and_a_product_beyond_is_refused",
-    ("kallisti.interpreter.compiler", "MAX_TOTALS"): "tests/test_limits.py::test_totals_of_a_pile_is_bounded",
+    ("kallisti.grammar.expressions", "MAX_TOTALS"): "tests/test_limits.py::test_totals_of_a_pile_is_bounded",
     # Play
     ("kallisti.interpreter.game", "MAX_AUTO_MOVES"): "tests/test_limits.py::test_automatic_moves_that_loop_forever_stop_at_their_cap",
     ("kallisti.interpreter.match", "TURN_MOVE_CAP"): "tests/test_limits.py::test_a_turn_of_a_match_that_never_ends_stops_at_its_cap",
@@ -162,13 +162,13 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
     ("kallisti.interpreter.hands", "MAX_STAND_INS"):
         "tests/test_hands_cards.py::test_eight_wild_eights_are_judged_within_a_bounded_number_of_tries",
     # Search
-    ("kallisti.solver.solve", "DEFAULT_STATES"): "tests/test_limits.py::test_the_solver_stops_at_its_budget_of_positions",
-    ("kallisti.solver.solve", "MAX_TABLE"): "tests/test_limits.py::test_the_solver_stops_when_its_table_of_positions_is_full",
+    ("kallisti.solver.depth_first", "DEFAULT_STATES"): "tests/test_limits.py::test_the_solver_stops_at_its_budget_of_positions",
+    ("kallisti.solver.depth_first", "MAX_TABLE"): "tests/test_limits.py::test_the_solver_stops_when_its_table_of_positions_is_full",
     ("kallisti.solver.strategies", "HINT_STATES"):
         "tests/test_limits.py::test_a_hint_searches_at_most_its_budget_then_the_greedy_measure_answers",
     ("kallisti.solver.search", "DEFAULT_BUDGET"):
         "tests/test_limits.py::test_the_search_bot_weighs_at_most_its_budget_of_positions_for_one_decision",
-    ("kallisti.model.clause_checks", "MAX_CASES"):
+    ("kallisti.interpreter.expr_cost", "MAX_CASES"):
         "tests/test_limits.py::test_a_clause_with_more_cases_than_the_limit_is_not_judged",
     # Caches
     ("kallisti.grammar.expressions", "MAX_PARSED"): "tests/test_limits.py::test_the_cache_of_parsed_expressions_is_bounded",
@@ -178,6 +178,10 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
     ("kallisti.interpreter.hands", "MAX_MEMO"): "tests/test_limits.py::test_the_condition_answers_of_a_grouping_are_bounded",
     ("kallisti.interpreter.hands", "MAX_JUDGES"): "tests/test_limits.py::test_the_shared_groupings_are_bounded",
     ("kallisti.interpreter.hands", "MAX_RECENT"): "tests/test_limits.py::test_the_hands_an_evaluator_remembers_are_bounded",
+    ("kallisti.solver.search", "MAX_RUNS_KEPT"): "tests/test_bots_decisions_caches.py::"
+        "test_the_search_bot_forgets_the_runs_it_found_past_its_bound_and_plays_the_same",
+    ("kallisti.solver.playerx", "MAX_MEASURES"): "tests/test_bots_decisions_caches.py::"
+        "test_measures_are_forgotten_past_their_bound_and_measured_again_alike",
     ("kallisti.model.clean_loads", "MAX_KEPT"): "tests/test_clean_loads.py::test_the_record_keeps_the_newest_hashes",
     ("kallisti.model.clause_checks", "MAX_MEMO"): "tests/test_limits.py::test_the_cache_of_clause_check_outcomes_is_bounded",
     # Display
@@ -389,7 +393,7 @@ def test_a_number_one_digit_longer_than_its_limit_is_refused_wherever_it_is_writ
 
 def test_thousands_of_clauses_are_refused_before_one_is_compiled(tmp_path, monkeypatch):
     from kallisti.interpreter import compiler
-    from kallisti.model.ruleset import MAX_CLAUSES
+    from kallisti.model.loader import MAX_CLAUSES
 
     compiled = []
     real = compiler.Compiler.compile

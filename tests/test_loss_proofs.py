@@ -123,7 +123,7 @@ def test_solve_gives_the_same_verdicts_with_loss_proofs_at_a_lower_cost(tmp_path
 
 
 def test_by_default_the_proofs_are_used_where_no_space_takes_every_card():
-    from kallisti.solver.solve import _shape
+    from kallisti.solver.depth_first import _shape
 
     for game, used in (("house-in-the-wood", True), ("forty-thieves", False), ("freecell", False)):
         rules = load_ruleset(game)

@@ -155,3 +155,22 @@ def test_generated_changes_follow_the_rules_in_force(rules):
     assert pile_8 in playerx.generated_changes(eight.data)
     no_sevens = changed(rules, 'forbid foundation.build sevens: card.rank == 7')
     assert not any("card.rank == 7" in g for g in playerx.generated_changes(no_sevens.data))
+
+
+def test_memory_knows_the_values_a_setting_has_had_as_changes_come_and_go(rules):
+    # Memory reads each state of the rules once per setting, and reads the states added since when asked again.
+    match = Match(rules, [Seat("ann"), Seat("bob")], 5)
+    play_turn(match)
+    memory = playerx.memory_of(match)
+    shuffle = ("key", "deck.shuffle")
+    assert memory.had(0, shuffle, '"always"') and not memory.had(0, shuffle, '"optional"')
+    match.impose(1, "set deck.shuffle optional")
+    play_turn(match)
+    memory = playerx.memory_of(match)
+    assert memory.had(0, shuffle, '"optional"') and memory.had(0, shuffle, '"always"')
+    assert not memory.had(1, shuffle, '"optional"')  # bob's rules never had it
+    match.pass_turn(0)
+    play_turn(match)
+    match.impose(1, "set deck.shuffle never")
+    memory = playerx.memory_of(match)
+    assert all(memory.had(0, shuffle, v) for v in ('"always"', '"optional"', '"never"'))

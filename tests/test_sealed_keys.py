@@ -11,9 +11,10 @@ import yaml
 
 from kallisti.interpreter.game import Game
 from kallisti.model.ruleset import load_ruleset
-from kallisti.solver import solve as search_module
+from kallisti.solver import depth_first as search_module
+from kallisti.solver.depth_first import _Search
 from kallisti.solver.keys import PositionKeys, sealed_piles
-from kallisti.solver.solve import SearchOptions, _Search, solve
+from kallisti.solver.solve import SearchOptions, solve
 
 SEVEN_FANS = {
     "game": "Seven Fans",

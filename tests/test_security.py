@@ -377,7 +377,7 @@ def test_a_hostile_new_command_is_refused(line):
 
 
 def test_a_piped_line_over_the_command_limit_is_refused_and_play_goes_on():
-    from kallisti.cli.play import MAX_COMMAND_CHARS
+    from kallisti.cli.command_lines import MAX_COMMAND_CHARS
 
     result = runner.invoke(app, ["play", "forty-thieves", "--seed", "1"], input="t1 " * MAX_COMMAND_CHARS + "\nq\n")
     assert result.exit_code == 4, result.output[-300:]

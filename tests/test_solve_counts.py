@@ -14,7 +14,7 @@ import pytest
 
 from kallisti.interpreter.game import Game
 from kallisti.model.ruleset import load_ruleset
-from kallisti.solver.solve import NO_WIN, WON, SearchOptions, _Search
+from kallisti.solver.depth_first import NO_WIN, WON, SearchOptions, _Search
 
 FULL, NO_SYMMETRY, NO_SAFE_MOVES = {}, {"symmetry": False}, {"safe_moves": False}
 

@@ -32,12 +32,12 @@ LIMITS = (
     Limit("MAX_FILE_BYTES", "kallisti.model.located", "bytes of a ruleset file (YAML or .rules), read before parsing",
           "`file-too-large`"),
     Limit("MAX_DEAL_BYTES", "kallisti.cli.play", "bytes of a `--deal` file", "`deal-too-large`"),
-    Limit("MAX_COMMAND_CHARS", "kallisti.cli.play", "characters of one piped command line",
+    Limit("MAX_COMMAND_CHARS", "kallisti.cli.command_lines", "characters of one piped command line",
           "the line is refused and skipped; play goes on"),
     Limit("MAX_SAVE_BYTES", "kallisti.interpreter.save", "bytes of a save file (`load FILE` in `play`)", "`save-too-large`"),
-    Limit("MAX_SAVE_EVENTS", "kallisti.interpreter.save", "events of a save's log (counted before any is replayed)",
+    Limit("MAX_SAVE_EVENTS", "kallisti.interpreter.save_log", "events of a save's log (counted before any is replayed)",
           "`save-too-many-events`, on loading and on saving"),
-    Limit("MAX_SAVE_CHANGES", "kallisti.interpreter.save",
+    Limit("MAX_SAVE_CHANGES", "kallisti.interpreter.save_log",
           "rule changes of a save's log, and those waiting for the next deal (each is checked again on loading)",
           "`save-too-many-events`, on loading and on saving; in play, a further change is `change-too-many`"),
     Limit("MAX_CATALOGUE_BYTES", "kallisti.catalogue", "bytes of a catalogue of rule changes", "`catalogue-too-large`"),
@@ -59,7 +59,7 @@ LIMITS = (
     Limit("MAX_EXTENDS_DEPTH", "kallisti.model.loader", "files in an `extends` chain", "`extends-depth`"),
     Limit("MAX_FILE_CHANGES", "kallisti.schema", "patches under a file's `changes:`", "`schema`"),
     Limit("MAX_PILES", "kallisti.model.ruleset", "piles of all groups together", "`too-many-piles`"),
-    Limit("MAX_CLAUSES", "kallisti.model.ruleset", "clauses of all pile rules together (counted before compiling)",
+    Limit("MAX_CLAUSES", "kallisti.model.loader", "clauses of all pile rules together (counted before compiling)",
           "`too-many-clauses`"),
     Limit("MAX_CARD_VALUE", "kallisti.schema", "size of a value in `deck.values` (either sign)", "`schema`"),
     Limit("MAX_DEAL_ROWS", "kallisti.schema", "rows of a group's `deal` (`deal N face up` in a .rules file)", "`schema`"),
@@ -84,7 +84,7 @@ LIMITS = (
     Limit("MAX_INT_RESULT", "kallisti.interpreter.compiler", "a product computed by a rule (either sign)",
           "`rule-error` at load; at run time the move judged is refused (`check-rule-error`, `change-error`), and "
           "a failing win, lose or score rule stops play (`rule-runtime`)"),
-    Limit("MAX_TOTALS", "kallisti.interpreter.compiler", "distinct totals one `totals()` makes",
+    Limit("MAX_TOTALS", "kallisti.grammar.expressions", "distinct totals one `totals()` makes",
           "as `MAX_INT_RESULT`"),
     # Play
     Limit("MAX_AUTO_MOVES", "kallisti.interpreter.game", "automatic moves in a row", "the automatic moves stop"),
@@ -104,12 +104,12 @@ LIMITS = (
     Limit("MAX_STAND_INS", "kallisti.interpreter.hands", "ways wild cards of one set may stand in",
           "the hand's evaluation is incomplete"),
     # Search
-    Limit("DEFAULT_STATES", "kallisti.solver.solve", "positions `solve` searches (`--states`)", "the verdict is unknown"),
-    Limit("MAX_TABLE", "kallisti.solver.solve", "positions the solver remembers (`--memory`)", "the verdict is unknown"),
+    Limit("DEFAULT_STATES", "kallisti.solver.depth_first", "positions `solve` searches (`--states`)", "the verdict is unknown"),
+    Limit("MAX_TABLE", "kallisti.solver.depth_first", "positions the solver remembers (`--memory`)", "the verdict is unknown"),
     Limit("HINT_STATES", "kallisti.solver.strategies", "positions a hint searches", "the greedy measure answers"),
     Limit("DEFAULT_BUDGET", "kallisti.solver.search", "positions the search bot weighs for one decision",
           "the best found so far is played"),
-    Limit("MAX_CASES", "kallisti.model.clause_checks", "cases the clause check tries for one rule",
+    Limit("MAX_CASES", "kallisti.interpreter.expr_cost", "cases the clause check tries for one rule",
           "the rule is not judged (no warning)"),
     # Memory kept between calls (caches): reaching one forgets, never refuses
     Limit("MAX_PARSED", "kallisti.grammar.expressions", "parsed expressions kept by their text", "forgotten"),
@@ -125,6 +125,9 @@ LIMITS = (
     Limit("MAX_JUDGES", "kallisti.interpreter.hands", "groupings whose answers are shared", "forgotten"),
     Limit("MAX_RECENT", "kallisti.interpreter.hands", "whole-hand evaluations an evaluator keeps", "forgotten"),
     Limit("MAX_MEMO", "kallisti.model.clause_checks", "clause-check outcomes kept", "forgotten"),
+    Limit("MAX_RUNS_KEPT", "kallisti.solver.search", "positions' runs the search bot keeps for one deal", "forgotten"),
+    Limit("MAX_MEASURES", "kallisti.solver.playerx", "Player X's measures of rules (and nastiness on the base rules) kept",
+          "forgotten"),
     Limit("MAX_KEPT", "kallisti.model.clean_loads", "hashes of loads that found nothing, kept between runs",
           "the oldest are forgotten (its texts are checked once more)"),
     # Display
@@ -150,21 +153,6 @@ LIMITS = (
 
 def _number(value: int) -> str:
     return f"{value:,}"
-
-
-def schema_table() -> str:
-    """The Markdown table of the most items of every list and keys of every map of keys an author chooses, as the
-    ruleset schemas say them (a ruleset file's, then what only a resolved ruleset has)."""
-    from kallisti.schema import count_limits
-
-    rows = ["| Where | Most |", "| --- | ---: |"]
-    seen = set()
-    for kind in ("file", "resolved"):
-        for path, what, most in count_limits(kind):
-            if (path, what) not in seen:
-                seen.add((path, what))
-                rows.append(f"| `{path}` | {_number(most) if most is not None else 'no limit'} {what} |")
-    return "\n".join(rows) + "\n"
 
 
 def table() -> str:

@@ -18,11 +18,10 @@ from typer.testing import CliRunner
 from kallisti.cli.app import app
 from kallisti.errors import MAX_EXCERPT, KallistiError, Pos
 from kallisti.grammar import rules_front
-from kallisti.limits import schema_table
 from kallisti.model import loader, located
 from kallisti.model.located import MAX_FINDINGS, MAX_LIST_ITEMS, MAX_MAP_KEYS, MAX_NODES, load_yaml
 from kallisti.model.ruleset import load_ruleset
-from kallisti.schema import count_limits, schema
+from kallisti.schema import count_limits, schema, schema_table
 
 ROOT = Path(__file__).resolve().parents[2]
 SECURITY_MD = ROOT / "docs" / "security.md"
@@ -276,7 +275,7 @@ def test_docs_security_lists_every_limit_of_the_schema():
     text = SECURITY_MD.read_text(encoding="utf-8")
     start, end = text.index("<!-- schema-limits:start -->\n"), text.index("<!-- schema-limits:end -->")
     assert text[start + len("<!-- schema-limits:start -->\n"):end] == schema_table(), \
-        "docs/security.md is stale: paste kallisti.limits.schema_table() between the schema-limits markers"
+        "docs/security.md is stale: paste kallisti.schema.schema_table() between the schema-limits markers"
     listed = set(re.findall(r"^\| `([^`]+)` \| [\d,]+ (items|keys) \|$", schema_table(), re.MULTILINE))
     for kind in ("file", "resolved"):
         assert {(path, what) for path, what, _ in count_limits(kind)} <= listed

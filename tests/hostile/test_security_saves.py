@@ -16,10 +16,11 @@ from kallisti.cli.app import app
 from kallisti.cli.play import QUIT, RulesWatcher, run_session
 from kallisti.errors import KallistiError
 from kallisti.interpreter import save as saves
+from kallisti.interpreter import save_log
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.notation import describe
-from kallisti.interpreter.save import (MAX_SAVE_CHANGES, MAX_SAVE_EVENTS, game_to_data, load_game, load_saved,
-                                       match_to_data, save_game, save_text)
+from kallisti.interpreter.save import game_to_data, load_game, load_saved, match_to_data, save_game, save_text
+from kallisti.interpreter.save_log import MAX_SAVE_CHANGES, MAX_SAVE_EVENTS
 from kallisti.model.ruleset import load_ruleset
 from harness import output_of, web_client
 
@@ -177,7 +178,7 @@ def test_a_match_save_holding_more_rule_changes_than_its_limit_is_refused(tmp_pa
 
 def test_play_refuses_a_rule_change_beyond_what_a_save_holds_and_new_starts_a_log_of_its_own(forty, tmp_path,
                                                                                              monkeypatch):
-    monkeypatch.setattr(saves, "MAX_SAVE_CHANGES", 2)
+    monkeypatch.setattr(save_log, "MAX_SAVE_CHANGES", 2)
     path = tmp_path / "game.json"
     out, err = [], []
     code = run_session(Game(forty, seed=SEED), ['rule set game "One"', "rule set tableau.count 9", 'rule set game "Two"',
@@ -192,7 +193,7 @@ def test_play_refuses_a_rule_change_beyond_what_a_save_holds_and_new_starts_a_lo
 
 
 def test_a_game_whose_log_is_longer_than_a_save_holds_is_not_saved_and_play_goes_on(forty, tmp_path, monkeypatch):
-    monkeypatch.setattr(saves, "MAX_SAVE_EVENTS", 2)
+    monkeypatch.setattr(save_log, "MAX_SAVE_EVENTS", 2)
     path = tmp_path / "game.json"
     _, commands = played(forty, 3)
     out, err = [], []
@@ -423,7 +424,7 @@ def test_the_web_api_error_messages_echo_no_escape():
 
 def test_the_web_api_takes_no_rule_change_beyond_what_a_save_holds(monkeypatch):
     # Its sessions are saved when closed to make room: a game it could not save again would be lost.
-    monkeypatch.setattr(saves, "MAX_SAVE_CHANGES", 1)
+    monkeypatch.setattr(save_log, "MAX_SAVE_CHANGES", 1)
     with web_client() as client:
         sid = client.post("/api/sessions", json={"game": "forty-thieves", "seed": 1}).json()["id"]
         assert client.post(f"/api/sessions/{sid}/rule", json={"text": 'set game "One"'}).status_code == 200

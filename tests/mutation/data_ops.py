@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from kallisti.model.macros import macro_names
+from kallisti.rule_words import macro_names
 
 from .base import (BIG, RULE_KEYS, Shipped, add_clause, clause_expr, dealt, drop_last_row, freeze, fresh_name, get_in,
                    live_rules, misspell, misspelt_references, monotone, named_groups, operator, pick, piles, references, refuses_all, rename_group,

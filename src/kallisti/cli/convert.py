@@ -107,7 +107,7 @@ def _file(d: LDict, lose_text, pattern_text) -> None:
 
 def _add_block(add: LDict) -> bool:
     """Whether `to_rules` writes `add` as a block of statements (or else on one `set add {…}` line)."""
-    from kallisti.grammar.rules_front import TOP_KEYS
+    from kallisti.grammar.rules_words import TOP_KEYS
     from kallisti.grammar.rules_writer import Unwritable, to_rules
 
     if not all(k in TOP_KEYS for k in add):
@@ -119,8 +119,9 @@ def _add_block(add: LDict) -> bool:
 
 
 def _group(group: LDict) -> None:
-    from kallisti.grammar.rules_front import ROLES, RULE_KEYS
+    from kallisti.grammar.rules_words import ROLES
     from kallisti.grammar.rules_writer import rule_block, rule_phrase
+    from kallisti.rule_words import RULE_KEYS
     from kallisti.model.located import LList
 
     for k, v in group.items():

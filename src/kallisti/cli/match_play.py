@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from kallisti.cli.command_lines import command_lines
+from kallisti.cli.play_text import file_refused
 from kallisti.cli.render import entry_lines, legend_lines, table_lines, wrapped
 from kallisti.errors import KallistiError
 from kallisti.interpreter.match import MatchError
@@ -45,8 +47,6 @@ def run_match_session(match, lines: Iterable[str], out: Out, *, err: Out | None 
     if tip:
         out("type `help` for the commands, `q` to quit")
     session.go_on()
-    from kallisti.cli.play import command_lines  # play imports this module: import when called
-
     for line in command_lines(lines, out, stop=session.over):
         code = session.command(line)
         if code is not None:
@@ -320,7 +320,6 @@ class _MatchSession:
 
     def _file_command(self, verb: str, name: str) -> None:
         """`save FILE` or `load FILE`; a refused one says why, and the match in progress goes on."""
-        from kallisti.cli.play import file_refused  # play imports this module: import when called
         from kallisti.interpreter.save import load_saved, save_match
 
         if not name:

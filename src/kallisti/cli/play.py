@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import typer
 
+from kallisti.cli.command_lines import command_lines, stdin_lines
 from kallisti.cli.play_rules import RulesWatcher
 from kallisti.cli.play_session import Session
 from kallisti.cli.play_text import (BAD_INPUT, LOST, QUIT, USAGE, WON, Out, command_for, end_summary, file_refused,
@@ -19,13 +20,12 @@ from kallisti.unsafe import visible
 
 # What other modules and tests read here: the exit codes, the session's words and the watcher (play_text.py,
 # play_rules.py), as well as this module's own.
-__all__ = ["BAD_INPUT", "LOST", "QUIT", "USAGE", "WON", "MAX_COMMAND_CHARS", "MAX_DEAL_BYTES", "MAX_SEED", "Out",
-           "RulesWatcher", "command_for", "command_lines", "deal_names", "deal_option_order", "deal_order",
+__all__ = ["BAD_INPUT", "LOST", "QUIT", "USAGE", "WON", "MAX_DEAL_BYTES", "MAX_SEED", "Out",
+           "RulesWatcher", "command_for", "deal_names", "deal_option_order", "deal_order",
            "end_summary", "file_refused", "fresh_seed", "is_save_file", "play", "read_deal_file", "run_session"]
 
 MAX_DEAL_BYTES = 100_000
 MAX_SEED = 10**9  # a fresh game picks its deal number from 1 to this; `new N` takes as many digits
-MAX_COMMAND_CHARS = 10_000  # a piped line longer than this is refused (and read no further than needed)
 
 
 def play(
@@ -118,7 +118,7 @@ def play(
             raise typer.BadParameter("--watch needs a ruleset file, not a shipped game's name (copy it with `kallisti "
                                      "convert` first)", param_hint="--watch")
     raise typer.Exit(_session(lambda: run_session(
-        g, _stdin_lines(interactive), typer.echo, color=use_color(sys.stdout, no_color), deal_source=source,
+        g, stdin_lines(interactive), typer.echo, color=use_color(sys.stdout, no_color), deal_source=source,
         err=lambda text: typer.echo(text, err=True), tip=interactive, watcher=watcher, stats=not no_stats,
         auto=interactive if auto is None else auto)))
 
@@ -161,9 +161,9 @@ def _resume(path: Path, no_color: bool, stats: bool = True, auto: bool | None = 
     if is_match:
         from kallisti.cli.match_play import run_match_session
 
-        return _session(lambda: run_match_session(match, _stdin_lines(interactive), typer.echo, err=_stderr,
+        return _session(lambda: run_match_session(match, stdin_lines(interactive), typer.echo, err=_stderr,
                                                   color=color, tip=interactive))
-    return _session(lambda: run_session(g, _stdin_lines(interactive), typer.echo, color=color, err=_stderr,
+    return _session(lambda: run_session(g, stdin_lines(interactive), typer.echo, color=color, err=_stderr,
                                         tip=interactive, waiting=waiting, resumed=str(path), stats=stats,
                                         auto=interactive if auto is None else auto))
 
@@ -204,7 +204,7 @@ def _play_table(rules, players: str, seed: int | None) -> int:
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--players")
     return _session(lambda: run_table_session(rules, seats, fresh_seed() if seed is None else seed,
-                                              _stdin_lines(sys.stdin.isatty()), typer.echo))
+                                              stdin_lines(sys.stdin.isatty()), typer.echo))
 
 
 def _play_match(rules, players: str, seed: int | None, no_color: bool) -> int:
@@ -225,58 +225,9 @@ def _play_match(rules, players: str, seed: int | None, no_color: bool) -> int:
         _report(exc.findings)
         return BAD_INPUT
     interactive = sys.stdin.isatty()
-    return _session(lambda: run_match_session(match, _stdin_lines(interactive), typer.echo,
+    return _session(lambda: run_match_session(match, stdin_lines(interactive), typer.echo,
                                               err=lambda text: typer.echo(text, err=True),
                                               color=use_color(sys.stdout, no_color), tip=interactive))
-
-
-def _stdin_lines(interactive: bool) -> Iterable[str]:
-    """Lines of standard input; on a terminal, a `> ` prompt and line editing. Ctrl-C or Ctrl-D ends the input."""
-    if interactive:
-        try:
-            import readline  # noqa: F401  (line editing and history for input())
-        except ImportError:
-            pass
-    reconfigure = getattr(sys.stdin, "reconfigure", None)
-    if reconfigure is not None:
-        reconfigure(errors="replace")  # bytes that are not UTF-8 become U+FFFD: a refused command, not a traceback
-    try:
-        while True:
-            if interactive:
-                yield input("> ")
-            else:
-                line = sys.stdin.readline(MAX_COMMAND_CHARS + 1)
-                if not line:
-                    return
-                if len(line) > MAX_COMMAND_CHARS and not line.endswith("\n"):
-                    _skip_rest_of_line()  # the prefix kept is long enough to be refused as too long
-                yield line
-    except (EOFError, KeyboardInterrupt):
-        if interactive:
-            sys.stdout.write("\n")
-        return
-
-
-def _skip_rest_of_line() -> None:
-    """Read standard input up to the end of the current line, a bounded piece at a time."""
-    while True:
-        piece = sys.stdin.readline(MAX_COMMAND_CHARS)
-        if not piece or piece.endswith("\n"):
-            return
-
-
-def command_lines(lines: Iterable[str], out: Out, stop: Callable[[], bool] = lambda: False) -> Iterator[str]:
-    """The commands of `lines`, stripped: blank lines and lines starting with # skipped, a line over
-    MAX_COMMAND_CHARS refused (said through `out`) and skipped, not parsed; no further line is read once `stop()`."""
-    for raw in lines:
-        if stop():
-            return
-        if len(raw) > MAX_COMMAND_CHARS:
-            out(f"a command is at most {MAX_COMMAND_CHARS:,} characters; that line was not read")
-            continue
-        line = raw.strip()
-        if line and not line.startswith("#"):
-            yield line
 
 
 def _report(findings: list[Finding]) -> None:

@@ -89,7 +89,8 @@ class RuleCommands:
         """`rule CHANGE`: check the change completely, then play on under it (undo steps back over it)."""
         from kallisti.interpreter import amend
         from kallisti.interpreter.game import LayoutChanged
-        from kallisti.interpreter.save import adopt_change, refuse_another_change
+        from kallisti.interpreter.save import adopt_change
+        from kallisti.interpreter.save_log import refuse_another_change
         from kallisti.model.ruleset import UNWINNABLE
 
         if not text:
@@ -148,7 +149,8 @@ class RuleCommands:
         """
         from kallisti.interpreter import amend
         from kallisti.interpreter.game import LayoutChanged
-        from kallisti.interpreter.save import adopt_rules, refuse_another_change
+        from kallisti.interpreter.save import adopt_rules
+        from kallisti.interpreter.save_log import refuse_another_change
 
         if self.watcher is None:
             return

@@ -35,9 +35,10 @@ def show(
     Every rule clause is listed with its id, the name a rule change uses to point at it.
     Exit codes: 0 shown, 1 the game or file is not a valid ruleset, 2 usage error.
     """
-    from kallisti.cli.rulebook import EXTENSIONS, first_sentence, render_index
     from kallisti.interpreter.save import write_atomic
     from kallisti.model.loader import shipped_games
+    from kallisti.rulebook.build import first_sentence
+    from kallisti.rulebook.render import EXTENSIONS, render_index
 
     fmt = format.value
     if all_games:
@@ -99,13 +100,15 @@ def _load(game: str):
 def _render(rules, fmt: str) -> str:
     if fmt == "json":
         return json.dumps(rules.plain(), indent=2, ensure_ascii=False)
-    from kallisti.cli.rulebook import RENDERERS, build_book
+    from kallisti.rulebook.build import build_book
+    from kallisti.rulebook.render import RENDERERS
 
     return RENDERERS[fmt](build_book(rules))
 
 
 def rules_text(rules) -> str:
     """The whole ruleset as plain text: the rule book rendered for a terminal."""
-    from kallisti.cli.rulebook import build_book, render_text
+    from kallisti.rulebook.build import build_book
+    from kallisti.rulebook.render import render_text
 
     return render_text(build_book(rules))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -108,10 +109,21 @@ def _run(rules, deals: int, seed: int, strategy: str, **options) -> SimulationRe
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    # Drawn by the deals' own progress, at most ten times a second, never by a thread of rich's: a process running
+    # another thread spawns its workers afresh instead of forking them (solver/parallel.py).
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
+                  console=Console(stderr=True), transient=True, auto_refresh=False) as bar:
         task = bar.add_task(f"{rules.name} ({strategy})", total=deals)
-        return run_simulation(rules, deals, seed, strategy, progress=lambda _: bar.advance(task), **options)
+        drawn = [0.0]
+
+        def advance(_) -> None:
+            now = time.monotonic()
+            due = now - drawn[0] >= 0.1
+            bar.update(task, advance=1, refresh=due)
+            if due:
+                drawn[0] = now
+
+        return run_simulation(rules, deals, seed, strategy, progress=advance, **options)
 
 
 def _patience_only(strategy, jobs, resume, backend, numbering=None) -> None:

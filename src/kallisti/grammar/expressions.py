@@ -18,8 +18,9 @@ MAX_EXPRESSION_DEPTH = 100
 MAX_INT_LITERAL = 10**9
 # A quantifier goes through at most this many items: the cards of the largest deck the schema allows (8 packs
 # of 30 ranks in 12 suits); a group has fewer piles. A literal list goes through its own items, `totals()` through
-# at most the compiler's MAX_TOTALS.
+# at most MAX_TOTALS.
 MAX_QUANTIFIED_ITEMS = 8 * 30 * 12
+MAX_TOTALS = 10_000  # distinct totals one `totals(...)` may make; beyond, the rule fails at run time (the compiler's check)
 # Body evaluations one evaluation of an expression may need at worst, whatever the deck: two quantifiers nested over
 # cards or piles fit (2,880 x 2,881), three do not (2.4 x 10^10 steps, hours of work for a single move). This is the
 # first guard, before a deck is known; the compiler then bounds each rule by its own deck and by how often the engine
@@ -67,6 +68,18 @@ class Op(Node):
 
     op: str
     args: tuple
+
+
+def and_parts(node: Node) -> list[Node]:
+    """The top-level `and` parts of an expression, left to right (the expression alone when it is no `and`)."""
+    parts, todo = [], [node]
+    while todo:
+        node = todo.pop(0)
+        if isinstance(node, Op) and node.op == "op_and":
+            todo[:0] = list(node.args)
+            continue
+        parts.append(node)
+    return parts
 
 
 @dataclass(frozen=True)
@@ -210,8 +223,6 @@ def quantified_items(iterable: Node) -> int:
     if isinstance(iterable, ListLit):
         return len(iterable.items)
     if isinstance(iterable, Call) and iterable.func == "totals":
-        from kallisti.interpreter.compiler import MAX_TOTALS  # the run-time bound on the totals one call makes
-
         return MAX_TOTALS
     return MAX_QUANTIFIED_ITEMS
 

@@ -34,9 +34,6 @@ from kallisti.grammar.rules_paths import parse_value, path_parts, resolve_path
 from kallisti.grammar.rules_values import (append, clause, expr_text, honour_rule, lose_fields, name_of, pattern_fields,
                                            phrase_text, put, token_value, unquote)
 from kallisti.model.located import MAX_FILE_BYTES, MAX_FINDINGS, LDict, LList
-# The names `kallisti convert` reads here: the top-level keys, the pile roles and the rule keys of a group.
-from kallisti.grammar.rules_words import ROLES, TOP_KEYS  # noqa: F401
-from kallisti.model.patch import RULE_KEYS  # noqa: F401
 
 
 def _segments(text: str, begin: int):

@@ -12,7 +12,7 @@ from kallisti.grammar.rules_lines import Line, LineError, finding, kind, parse_l
 from kallisti.grammar.rules_values import expr_text, flow_value, lose_fields, pattern_fields, value_pos
 from kallisti.grammar.rules_words import TOP_KEYS
 from kallisti.model.located import LDict
-from kallisti.model.patch import RULE_KEYS
+from kallisti.rule_words import RULE_KEYS, path_part
 
 
 def resolve_path(path: str) -> str:
@@ -28,8 +28,6 @@ def resolve_path(path: str) -> str:
 
 
 def path_parts(path: str) -> list:
-    from kallisti.model.patch import path_part
-
     return [path_part(p) for p in path.split(".")]
 
 

@@ -8,6 +8,7 @@ import re
 from lark import Lark
 
 from kallisti.grammar.cache import lark_parser
+from kallisti.rule_words import DIRECTIONS, SIMPLE, SUITS
 from kallisti.schema import MOMENTS, schema
 
 STARTS = ["statement", "pile_items", "deck_items", "match_items", "hands_items", "rule_item", "says_line", "value_flow", "value_expr", "value_pile",
@@ -81,12 +82,10 @@ def name_reserved() -> frozenset:
 
 @functools.lru_cache(maxsize=1)
 def macro_phrases() -> tuple:
-    """Every macro phrase the grammar reads bare (model/macros.py knows them all)."""
-    from kallisti.model.macros import _DIRECTIONS, _SIMPLE, _SUITS
-
-    out = list(_SIMPLE)
-    for d in _DIRECTIONS:
-        for s in [""] + list(_SUITS):
+    """Every macro phrase the grammar reads bare (kallisti/rule_words.py knows them all)."""
+    out = list(SIMPLE)
+    for d in DIRECTIONS:
+        for s in [""] + list(SUITS):
             for w in ("", " with wrap", " wrapping"):
                 out.append(f"{d}{' ' + s if s else ''}{w}")
     return tuple(out)

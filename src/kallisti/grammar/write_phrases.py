@@ -8,7 +8,7 @@ from kallisti.grammar.rules_words import (MACRO_ALIASES, MATCH_OVER, MATCH_PACKS
                                           macro_phrases, name_reserved)
 from kallisti.grammar.write_values import (CLAUSE_ID, DECK_KEYS, GROUP_KEYS, MATCH_KEYS, SAYS, SAYS_AFTER_COLON,
                                            SYMBOL, Unwritable, bare_expression, is_int, name, quote, rank, says_mark)
-from kallisti.model.patch import RULE_KEYS
+from kallisti.rule_words import RULE_KEYS
 from kallisti.schema import FANS, SHUFFLES
 
 

@@ -17,21 +17,23 @@ Nothing here touches the game being played, so a refused change leaves it exactl
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from kallisti.errors import Finding, KallistiError, Pos, caret
 from kallisti.interpreter.compiler import RuleRuntimeError
 from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
-from kallisti.model.amended import MAX_CACHED, apply_all, compile_data, data_key
+from kallisti.model import amended
+from kallisti.model.amended import MAX_CACHED, apply_all, data_key, play_key
 # The bounds of the cache of compiled changes, where limits.py lists them.
 from kallisti.model.amended import MAX_CACHED_BYTES  # noqa: F401
 from kallisti.model.located import LDict
+from kallisti.model.ruleset import Ruleset
 
 TRIAL_DEALS = 3  # seeded deals a change is tried on
 TRIAL_CAP = 2000  # moves a trial deal may take before play counts as unable to end
 TRIAL_SEED = 0x7A1A1  # the trial's own deals: never the match's, so a trial shifts no deal
-
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,12 @@ class Amendment:
     rules: object  # Ruleset
     # What the player who makes it should know, though it is adopted (`runs_warnings`): shown to Player X.
     warnings: tuple = ()
+
+
+def compile_data(data, where: Pos | None = None, key: str | None = None):
+    """The compiled Ruleset of resolved data (model/amended.py `compile_data`, with the Ruleset class the engine
+    plays): compiled once per distinct data."""
+    return amended.compile_data(data, Ruleset, where, key)
 
 
 def parse(text: str, source: str = "<change>") -> LDict:
@@ -76,10 +84,12 @@ def amend(current: LDict, text: str, *, source: str = "<change>", baseline=None,
                                     "it is handled by the match, not applied to a ruleset", patch.pos or Pos(source, 1, 1)))
     try:
         data = apply_all(current, [patch])
-        if data_key(data) == data_key(current):
+        key = data_key(data)
+        if key == (rules_key(baseline) if baseline is not None and baseline.data is current else data_key(current)):
             raise KallistiError(Finding("change-nothing", "this change changes nothing: the rules already say so",
                                         patch.pos or Pos(source, 1, 1)))
-        rules = compile_data(data, Pos(source, 1, 1))
+        rules = compile_data(data, Pos(source, 1, 1), key)
+        _remember_key(rules, key)
         if intent:  # what a change means to do: a log made before these checks still replays
             _refuse_warnings(rules, source)
             _refuse_no_way_back(current, data, patch, source)
@@ -155,7 +165,7 @@ def _left_behind(current, baseline, rules, patch, text: str, source: str, sugges
     if "replace" not in patch:
         return
     try:
-        before = baseline if baseline is not None and data_key(baseline.data) == data_key(current) else compile_data(current)
+        before = baseline if baseline is not None and rules_key(baseline) == data_key(current) else compile_data(current)
     except KallistiError:
         return
     found = left_behind_findings(before, rules, patch, _change_pos(patch, source))
@@ -365,6 +375,36 @@ def _rows(current, parts: list, value):
 _trials: "OrderedDict[tuple, object]" = OrderedDict()
 # Trials of several sessions run on worker threads at once (the web server): the cache is read and trimmed under it.
 _lock = threading.Lock()
+# The keys of compiled rulesets (whose data never change once compiled), each worked out once: a ruleset -> its
+# (data key, play key), the play key worked out when it is first asked for. Kept only while the ruleset lives.
+_keys: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def rules_key(rules) -> str:
+    """The data key of a compiled ruleset, hashed once per ruleset."""
+    with _lock:
+        keys = _keys.get(rules)
+    if keys is None:
+        keys = _remember_key(rules, data_key(rules.data))
+    return keys[0]
+
+
+def rules_play_key(rules) -> str:
+    """The play key of a compiled ruleset (`model.amended.play_key`), hashed once per ruleset."""
+    with _lock:
+        keys = _keys.get(rules)
+    if keys is None or keys[1] is None:
+        keys = _remember_key(rules, keys[0] if keys else data_key(rules.data), play_key(rules.data))
+    return keys[1]
+
+
+def _remember_key(rules, key: str, played: str | None = None) -> tuple:
+    """Keep a compiled ruleset's data key (and its play key, when known); returns what is kept."""
+    with _lock:
+        kept = _keys.get(rules)
+        if kept is None or (played is not None and kept[1] is None):
+            kept = _keys[rules] = (key, played if played is not None else (kept[1] if kept else None))
+        return kept
 
 
 def forget_checked() -> None:
@@ -373,6 +413,7 @@ def forget_checked() -> None:
 
     with _lock:
         _trials.clear()
+        _keys.clear()
     with amended._lock:
         amended._cache.clear()
 
@@ -401,8 +442,10 @@ def trial_findings(rules, baseline, where: Pos, deals: int = TRIAL_DEALS, cap: i
 
 
 def _trial_outcome(rules, k: int, cap: int):
-    """A trial deal's outcome, played once per distinct ruleset (a trial is a pure function of the rules)."""
-    key = (data_key(rules.data), k, cap)
+    """A trial deal's outcome, played once per distinct ruleset (a trial is a pure function of the rules), and once
+    for rulesets that differ only where no deal reads them (a change of the match's limit or of an honour rule): those
+    play the deal move for move alike, so the outcome of one is the other's."""
+    key = (rules_play_key(rules), k, cap)
     with _lock:
         outcome = _trials.get(key)
     if outcome is None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
-from kallisti.grammar.expressions import Attr, Bool, Call, ListLit, Name, Node, Num, Op, Quant, Str, parse_expression
+from kallisti.grammar.expressions import (MAX_TOTALS, Attr, Bool, Call, ListLit, Name, Node, Num, Op, Quant, Str,
+                                         and_parts, parse_expression)
 from kallisti.interpreter.expr_cost import CostModel, children
 from kallisti.interpreter.expr_runtime import SEQUENCE_TESTS, comparison, constant, metered, quantifier
 from kallisti.interpreter.expr_types import (BOOL, BUILD_SCOPE, CARD, CARD_SCOPE, CARDS, COLOR, DECK, DISCARD_SCOPE,
@@ -29,7 +30,6 @@ __all__ = [
 
 # The bounds on what rules may compute and cost (kallisti.limits lists them from this module).
 MAX_INT_RESULT = 10**18  # arithmetic results beyond this are refused at run time
-MAX_TOTALS = 10_000  # distinct totals one `totals(...)` may make; beyond, the rule fails at run time
 
 # The work a rule may cause, counted in steps: one item a quantifier goes through (one evaluation of its body), one
 # card a built-in goes through (a sequence test, `consecutive`, `same_family`, `totals`), one sum `totals` forms, one
@@ -160,15 +160,8 @@ class Compiler(Vocabulary, CostModel):
     def conjuncts(self, text, pos: Pos, scope: dict[str, str]) -> list[Compiled]:
         """The top-level `and` parts of a condition, each compiled alone (with what it reads), for judging them apart."""
         text = str(text)
-        parts, todo = [], [parse_expression(text, pos)]
-        while todo:
-            node = todo.pop(0)
-            if isinstance(node, Op) and node.op == "op_and":
-                todo[:0] = list(node.args)
-                continue
-            parts.append(node)
         out = []
-        for node in parts:
+        for node in and_parts(parse_expression(text, pos)):
             self._start(text, pos)
             self._allow_movable = False
             fn, typ = self._compile(node, dict(scope))

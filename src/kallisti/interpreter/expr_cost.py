@@ -8,6 +8,10 @@ from kallisti.interpreter.expr_types import (BUILD_SCOPE, CARD_SCOPE, CARDS, DIS
                                             MOVES, PILE_STATE_SCOPE, SEQUENCE_SCOPE, STATE_SCOPE, TAKE_SCOPE)
 from kallisti.interpreter.history import MAX_HISTORY_MOVES
 
+# The most cases the clause check (model/clause_checks.py) tries for one rule: as often, at most, a rule it judges is
+# evaluated while its ruleset loads.
+MAX_CASES = 20_000
+
 
 class CostModel:
     """The part of `Compiler` that counts the steps of an expression just compiled (`steps`) and how often a rule is
@@ -71,8 +75,6 @@ class CostModel:
         (times in one position of a game, why)). A pile rule that reads no more than the card, the card under it and
         the count is tabulated or judged at load for every combination of them (and then only looked up); one that
         reads the position is evaluated for each move it may judge."""
-        from kallisti.model.clause_checks import MAX_CASES  # the most cases the clause check tries for one rule
-
         d = self.deck
         n, p, kinds = d.size, len(self.group_of), len(d.representative) + 1  # the kinds, and "no card"
         move_rules = (BUILD_SCOPE, EMPTY_SCOPE, TAKE_SCOPE, SEQUENCE_SCOPE, DISCARD_SCOPE)

@@ -7,6 +7,8 @@ from itertools import combinations, combinations_with_replacement, islice
 
 from kallisti.errors import Pos, error
 from kallisti.interpreter.compiler import Ctx, RuleRuntimeError
+from kallisti.interpreter.hand_memo import BY_LOOKS, MemoKeys
+from kallisti.interpreter.hand_pruning import SetPruning
 from kallisti.interpreter.hand_results import BudgetSpent, Evaluation, Group, Steps
 from kallisti.interpreter.hand_variants import HandVariants
 from kallisti.model.hands import HandRules, WildRule
@@ -29,10 +31,15 @@ MAX_STAND_INS = 2_000  # ways of standing in tried for the wild cards of one set
 _NO = -1  # a memo answer: the cards do not form the grouping (otherwise the answer is the fewest null cards)
 
 
-class HandEvaluator(HandVariants):
-    """Evaluates hands under one ruleset's `hands` section; condition answers are shared between hands."""
+class HandEvaluator(HandVariants, SetPruning, MemoKeys):
+    """Evaluates hands under one ruleset's `hands` section; condition answers are shared between hands.
 
-    def __init__(self, rules):
+    With `prune` (the default) the search skips the sets of cards that what a condition needs of its cards rules out
+    (hand_needs.py, hand_pruning.py), and keys condition answers by what the conditions read of the cards, part by
+    part (hand_memo.py); `prune=False` judges every set by its cards' kinds: the same evaluations at a higher cost.
+    """
+
+    def __init__(self, rules, prune: bool = True):
         if rules.hands is None:
             raise ValueError(f"{rules.name} declares no hands")
         self.rules = rules
@@ -77,6 +84,10 @@ class HandEvaluator(HandVariants):
             if judge not in _JUDGED and len(_JUDGED) >= MAX_JUDGES:
                 _JUDGED.clear()
             self._answers[g.id] = _JUDGED.setdefault(judge, {})
+        self.prune = prune
+        self._whole = ()  # the kinds of the hand being judged (what a condition reading `hand` reads)
+        self._read_needs()
+        self._read_looks()
 
     # -- one hand -------------------------------------------------------------------------------
     def evaluate(self, cards, budget: int | None = None) -> Evaluation:
@@ -172,7 +183,7 @@ class HandEvaluator(HandVariants):
                 by_size.setdefault(k, []).append(g)
         hand = cards if hand is None else hand
         self._ctx.locals["hand"] = list(hand)
-        whole = tuple(sorted(kind[c] for c in hand))
+        whole = self._whole = tuple(sorted(kind[c] for c in hand))
         wild = [self._wild.get(kind[c]) for c in cards]
         # Plain cards in order of kind, wild ones after them: every combination's kinds come out sorted, the memo's
         # key as it is; wild cards are keyed by their rule alone, since each may stand for any card it allows.
@@ -180,39 +191,58 @@ class HandEvaluator(HandVariants):
         any_wild = any(wild)
         nullable = self._nullable
         ctx = self._ctx
-        for k, gs in sorted(by_size.items()):
-            for combo in combinations(order, k):
-                if any_wild:
-                    subset = [cards[i] for i in combo]
-                    plain = tuple(kind[cards[i]] for i in combo if wild[i] is None)
-                    wilds = tuple(wild[i].id for i in combo if wild[i] is not None)
-                else:  # the common case, kept lean: no wild card in the hand
-                    subset = [cards[i] for i in combo]
-                    plain, wilds = tuple(kind[c] for c in subset), ()
-                mask = 0
-                for g in gs:
-                    answers = self._answers[g.id]
-                    key = (plain, wilds, whole) if g.uses_hand else (plain, wilds)
-                    nulls = answers.get(key)
-                    if nulls is None:
-                        if wilds or g.id in nullable:
-                            nulls = self._decide(g, [cards[i] for i in combo if wild[i] is None],
-                                                 [wild[i] for i in combo if wild[i] is not None], steps)
-                        else:
-                            steps.step()
-                            ctx.cards, ctx.count = subset, k
-                            try:
-                                nulls = 0 if g.when(ctx) else _NO
-                            except RuleRuntimeError:
-                                nulls = _NO  # a condition that fails for these cards does not form the grouping
-                        if len(answers) >= MAX_MEMO:
-                            answers.clear()
-                        answers[key] = nulls
-                    if nulls != _NO:
-                        if not mask:
-                            for i in combo:
-                                mask |= 1 << i
-                        found[g.id][mask] = nulls
+        if self.prune:
+            todo = self._sets_worth_judging(cards, order, wild, by_size, MAX_STAND_INS)
+            looks = self._looks(cards, wild)
+            if len(looks) < len(self.simple):  # a condition keyed by kinds sees its cards in `order`, as ever
+                place = {p: r for r, p in enumerate(order)}
+                todo = [(tuple(sorted(combo, key=place.__getitem__)), gs) for combo, gs in todo]
+        else:
+            todo = ((combo, gs) for k, gs in sorted(by_size.items()) for combo in combinations(order, k))
+            looks = {}
+        for combo, gs in todo:
+            k = len(combo)
+            subset = [cards[i] for i in combo]
+            wilds = tuple(wild[i].id for i in combo if wild[i] is not None) if any_wild else ()
+            plain = None  # the kinds of the plain cards, the memo key where the condition's reads give none
+            keys: dict[int, tuple] = {}  # the memo key of each list of looks, shared by the groupings reading alike
+            mask = 0
+            for g in gs:
+                answers = self._answers[g.id]
+                look = looks.get(g.id)
+                if look is not None:  # keyed by what the condition reads of the cards: cards that read alike share it
+                    key = keys.get(id(look))
+                    if key is None:
+                        key = keys[id(look)] = (BY_LOOKS, tuple(sorted([look[i] for i in combo if wild[i] is None])),
+                                                tuple(sorted(wilds)))
+                else:
+                    if plain is None:
+                        plain = tuple(kind[cards[i]] for i in combo if wild[i] is None)
+                    key = (plain, wilds)
+                if g.uses_hand:
+                    key += (whole,)
+                nulls = answers.get(key)
+                if nulls is None:
+                    if wilds or g.id in nullable:
+                        nulls = self._decide(g, [cards[i] for i in combo if wild[i] is None],
+                                             [wild[i] for i in combo if wild[i] is not None], steps)
+                    elif self.prune:
+                        nulls = 0 if self._holds(g, subset, [], steps) else _NO
+                    else:
+                        steps.step()
+                        ctx.cards, ctx.count = subset, k
+                        try:
+                            nulls = 0 if g.when(ctx) else _NO
+                        except RuleRuntimeError:
+                            nulls = _NO  # a condition that fails for these cards does not form the grouping
+                    if len(answers) >= MAX_MEMO:
+                        answers.clear()
+                    answers[key] = nulls
+                if nulls != _NO:
+                    if not mask:
+                        for i in combo:
+                            mask |= 1 << i
+                    found[g.id][mask] = nulls
 
     def _decide(self, g, plain: list[int], wilds: list, steps) -> int:
         """The fewest null cards with which `plain` and `wilds` form grouping g, or _NO.
@@ -245,19 +275,31 @@ class HandEvaluator(HandVariants):
         cards may stand for every combination of those, each part is judged with its own stand-ins."""
         ctx = self._ctx
         ctx.count = len(rest) + len(wilds)
-        if not wilds:
+        if not wilds and not self.prune:
             return self._true(g.when, rest, [()], steps)
         rules = list(dict.fromkeys(wilds))
-        split = len(rules) == 1 and self._separable(g, rules[0])
-        for fn, reads in (g.parts if split else ((g.when, g.reads),)):
-            options = [()]
-            for w in rules:  # each wild rule's cards choose among its stand-ins, as a multiset
-                picks = combinations_with_replacement(self._stand_ins(reads, w), wilds.count(w))
-                options = [o + pick for o in options for pick in islice(picks, MAX_STAND_INS + 1)]
-            if len(options) > MAX_STAND_INS:
-                options = options[:MAX_STAND_INS]  # the wild cards as themselves come first
-                steps.approximate = True
-            if not self._true(fn, rest, options, steps):
+        # Without wild cards, or with one rule's, the parts may be judged apart; with the speed-ups, so they are, each
+        # part's answer kept by what it reads (a set's totals and its families are asked of many sets alike).
+        split = bool(g.parts) if not wilds else len(rules) == 1 and self._separable(g, rules[0])
+        answers = self._answers[g.id]
+        for part, (fn, reads) in enumerate(g.parts if split else ((g.when, g.reads),)):
+            key = self._part_key(g, part if split else -1, rest, wilds) if self.prune else None
+            held = answers.get(key) if key is not None else None
+            if held is None:
+                options = [()]
+                for w in rules:  # each wild rule's cards choose among its stand-ins, as a multiset
+                    picks = combinations_with_replacement(self._stand_ins(reads, w), wilds.count(w))
+                    options = [o + pick for o in options for pick in islice(picks, MAX_STAND_INS + 1)]
+                cut = len(options) > MAX_STAND_INS
+                if cut:
+                    options = options[:MAX_STAND_INS]  # the wild cards as themselves come first
+                    steps.approximate = True
+                held = self._true(fn, rest, options, steps)
+                if key is not None and not cut:  # a cut answer is judged again, and says so again, each time
+                    if len(answers) >= MAX_MEMO:
+                        answers.clear()
+                    answers[key] = held
+            if not held:
                 return False
         return True
 

@@ -13,6 +13,7 @@ from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter import amend
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import STREAM_DEAL, Rng
+from kallisti.interpreter.save_log import refuse_another_change
 from kallisti.persons import does, whose
 from kallisti.unsafe import QuotingError, char_name, unsafe_char
 
@@ -257,8 +258,6 @@ class Match:
         if "revoke" in patch:
             raise MatchError("use `revoke ID` to take back a change")
         if not replay:  # a save's log was counted before its replay
-            from kallisti.interpreter.save import refuse_another_change
-
             refuse_another_change(self.events, 0, patch.pos or Pos(source, 1, 1), "the match goes on without more changes")
         _refuse_fixed(patch, source)
         current = self.rules_for(target)

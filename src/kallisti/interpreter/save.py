@@ -16,6 +16,7 @@ from pathlib import Path
 from kallisti.durable import write_atomic  # the commands that write files import it from here too
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.game import LayoutChanged
+from kallisti.interpreter.save_log import refuse_another_change, refuse_too_many_events
 from kallisti.model.located import located
 from kallisti.textfiles import line_column
 from kallisti.unsafe import char_name, unsafe_char, visible
@@ -25,16 +26,9 @@ MATCH_FORMAT = "kallisti-match"
 VERSION = 2
 CHECKSUM_SINCE = 2  # the first version whose files carry a checksum
 MAX_SAVE_BYTES = 20_000_000
-# Replaying an event costs up to a tenth of a millisecond for a move, undo or redo, but a rule change is checked
-# completely again, trial deals included (up to a tenth of a second). A save holding more than these is refused
-# before any event is replayed, `save` writes no more, and play refuses a rule change beyond MAX_SAVE_CHANGES (a
-# game played alone starts a log of its own with `new`).
-MAX_SAVE_EVENTS = 50_000  # events of a save's log, of any kind
-MAX_SAVE_CHANGES = 250  # rule changes among them (`rule`, `rules`, `change`), those waiting for the next deal included
 BACKUP_SUFFIX = ".bak"
 # Findings of a file that is not as kallisti wrote it.
 DAMAGED = frozenset({"save-syntax", "save-checksum", "save-control-char"})
-RULE_EVENTS = frozenset({"rule", "rules", "change"})  # the events that change rules, in a game's log or a match's
 
 
 def ruleset_hash(resolved: dict) -> str:
@@ -299,36 +293,6 @@ def match_from_data(data: dict, source: str = "<save>"):
         except KallistiError as exc:
             raise KallistiError(Finding("save-event", f"event {i} cannot be replayed: {exc.findings[0].message}", where)) from None
     return match
-
-
-def refuse_too_many_events(data: dict, where: Pos) -> None:
-    """Refuse save data (a game's or a match's) whose log is longer than a save may be, before any of it is replayed:
-    MAX_SAVE_EVENTS events, MAX_SAVE_CHANGES rule changes among them and those waiting for the next deal."""
-    events = data.get("events")
-    waiting = data.get("next_deal")
-    events = events if isinstance(events, list) else []
-    waiting = waiting if isinstance(waiting, list) else []
-    steps = len(events) + sum(len(ev["then"]) for ev in events if isinstance(ev, dict) and isinstance(ev.get("then"), list))
-    if steps > MAX_SAVE_EVENTS:  # a step's `then` moves (autoplay) count as events: each is replayed
-        raise KallistiError(Finding("save-too-many-events", f"the save holds {steps:,} events; a save holds at "
-                                    f"most {MAX_SAVE_EVENTS:,}", where))
-    changes = rule_changes(events) + len(waiting)
-    if changes > MAX_SAVE_CHANGES:
-        raise KallistiError(Finding("save-too-many-events", f"the save holds {changes:,} rule changes; a save holds at "
-                                    f"most {MAX_SAVE_CHANGES:,}", where))
-
-
-def refuse_another_change(events, waiting: int, where: Pos, suggestion: str | None = None) -> None:
-    """Refuse a rule change in play once the log (and `waiting`, the changes waiting for the next deal) holds
-    MAX_SAVE_CHANGES: every game and match kallisti plays can then be saved, and its save loaded."""
-    if rule_changes(events) + waiting >= MAX_SAVE_CHANGES:
-        raise KallistiError(Finding("change-too-many", f"{MAX_SAVE_CHANGES} rule changes have been made already, the "
-                                    "most a save holds", where, suggestion=suggestion))
-
-
-def rule_changes(events) -> int:
-    """How many of a log's events change rules (each is checked completely again, trial deals included, on loading)."""
-    return sum(1 for ev in events if isinstance(ev, dict) and ev.get("type") in RULE_EVENTS)
 
 
 # -- the file: checksum, versions, migrations, backup -----------------------------------------------

@@ -24,17 +24,30 @@ _cache: "OrderedDict[str, object]" = OrderedDict()
 _lock = threading.RLock()
 
 
+# The top-level keys of a ruleset that no deal reads: what a match does between turns (its limit, Player X), the honour
+# rules players acknowledge, the layout hints of the table and the description. Two rulesets equal but for them deal and
+# play every deal alike, move for move and score for score (`play_key`).
+NOT_PLAYED = ("match", "honour", "layout", "description")
+
+
 def data_key(data) -> str:
     """A hash of a ruleset's data: equal data, equal key."""
     return hashlib.sha256(json.dumps(plain(data), sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
-def compile_data(data: LDict, where: Pos | None = None):
-    """The compiled Ruleset of resolved data, after the resolved schema; compiled once per distinct data.
-    The data come from rule changes made during play, which may leave the game unwinnable."""
-    from kallisti.model.ruleset import Ruleset  # the Ruleset checks its modifiers by compiling the rules they give
+def play_key(data) -> str:
+    """A hash of what a ruleset's deals are played by (its data less NOT_PLAYED): equal keys, equal play on every
+    deal, so a trial or a measure made under one ruleset holds for the other."""
+    return data_key({k: v for k, v in data.items() if k not in NOT_PLAYED})
 
-    key = data_key(data)
+
+def compile_data(data: LDict, ruleset: type, where: Pos | None = None, key: str | None = None):
+    """The compiled rules of resolved data, after the resolved schema, built by `ruleset` (the Ruleset class: a
+    ruleset checks its modifiers by compiling the rules they give, so it hands itself in rather than this module
+    importing it); compiled once per distinct data (`key`, when given, is `data_key(data)`, worked out already). The
+    data come from rule changes made during play, which may leave the game unwinnable."""
+    if key is None:
+        key = data_key(data)
     with _lock:
         rules = _cache.get(key)
         if rules is not None:
@@ -43,7 +56,7 @@ def compile_data(data: LDict, where: Pos | None = None):
     findings = schema_findings(data, "resolved", where or data.pos or Pos("<ruleset>"))
     if findings:
         raise KallistiError(findings)
-    rules = Ruleset(data, during_play=True)
+    rules = ruleset(data, during_play=True)
     _remember(key, rules)
     return rules
 
@@ -66,8 +79,11 @@ def cached_bytes() -> int:
 
 
 def apply_all(base: LDict, patches: Sequence[dict]) -> LDict:
-    """`base ⊕ patches`: each applied in order to a copy (the base is never modified)."""
-    data = copy(base)
+    """`base ⊕ patches`: each applied in order to a copy (the base is never modified). The copy shares with the base
+    what no patch changed (`apply_patch(share=True)`): the rules of a game in play are never modified once made."""
+    if not patches:
+        return copy(base)
+    data = base
     for patch in patches:
-        data = apply_patch(data, patch, normalise)
+        data = apply_patch(data, patch, normalise, share=True)
     return data

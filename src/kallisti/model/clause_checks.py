@@ -12,10 +12,10 @@ import itertools
 
 from kallisti.errors import Finding
 from kallisti.interpreter import compiler as C
+from kallisti.interpreter.expr_cost import MAX_CASES
 
-# The variables whose every value the check can try, and the most combinations it tries for one rule.
+# The variables whose every value the check can try; it tries at most MAX_CASES combinations for one rule.
 JUDGED = frozenset({"card", "top", "count"})
-MAX_CASES = 20_000
 _EXPLICIT = ("true", "false")  # `forbid: true` is the `none` macro: a constant written on purpose is no fault
 MAX_MEMO = 4096
 # What a clause's expression does over all cases depends only on the deck and the text: rulesets that

@@ -19,6 +19,7 @@ from kallisti.unsafe import char_name, unsafe_char
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 MAX_EXTENDS_DEPTH = 8
+MAX_CLAUSES = 500  # clauses of all pile rules together: counted here before any is compiled, and by the Ruleset
 SHOWN_KEYS = 5  # unknown keys one finding names (a map may hold a thousand)
 
 FRENCH_SUITS = [
@@ -366,8 +367,6 @@ def chain_texts(ref: str | Path, text: str | None = None) -> list[str]:
 def _refuse_too_many_clauses(resolved: LDict, data: LDict, path: Path) -> None:
     """Count the clauses of every pile rule before any is compiled: the Ruleset counts them too, but only after
     compiling them all, and a file of thousands of clauses would cost minutes before that count refused it."""
-    from kallisti.model.ruleset import MAX_CLAUSES
-
     piles = resolved.get("piles") or {}
     total = sum(len(group[key]) for group in piles.values() if isinstance(group, dict)
                 for key in RULE_KEYS if isinstance(group.get(key), list))

@@ -132,13 +132,14 @@ def overlaid_entries(rules, entries) -> object:
     patches = [p for mid, part in entries for p in by_id[mid].part(part)]
     if not patches:
         return rules
-    return _compiled_overlay(apply_all(rules.data, patches))
+    return _compiled_overlay(apply_all(rules.data, patches), type(rules))
 
 
-def _compiled_overlay(data) -> object:
-    """The compiled rules of overlaid data (a private copy, changed here)."""
+def _compiled_overlay(data, ruleset: type) -> object:
+    """The compiled rules of overlaid data (a private copy, changed here), built by `ruleset`, the class of the rules
+    overlaid."""
     data.pop("modifiers", None)  # the overlaid rules are for judging hands; they bring no further modifiers
-    return compile_data(data)
+    return compile_data(data, ruleset)
 
 
 def overlay_findings(rules, at) -> list[Finding]:
@@ -158,7 +159,7 @@ def overlay_findings(rules, at) -> list[Finding]:
             else:
                 try:
                     if data is not rules.data:  # the part's patches, applied above, compiled as play would
-                        _compiled_overlay(data)
+                        _compiled_overlay(data, type(rules))
                 except KallistiError as exc:
                     findings += [Finding(f.code, f"with modifier '{m.id}' in play: {f.message}", at("modifiers", m.id, part),
                                          suggestion=f.suggestion) for f in exc.findings]

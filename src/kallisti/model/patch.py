@@ -6,10 +6,10 @@ from typing import Any
 
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
 from kallisti.model.located import LDict, LList, child_pos, copy, located
+from kallisti.rule_words import RULE_KEYS, path_part
 
 # `replace` carries a `require:`/`forbid:` key of its own, so it is recognised before those verbs.
 VERBS = ("set", "add", "delete", "replace", "remove", "revoke", "require", "forbid")
-RULE_KEYS = ("build", "empty", "take", "sequence", "dealing", "discard")
 # Lists whose items are maps named by an `id` (docs/model.md §8): a path names an item by its id (`compulsory.play-first`,
 # `lose.too-slow.when`), so `add` appends one, `set` replaces one and `delete` removes one, as keys of a map would.
 ID_LISTS = ("auto", "compulsory", "lose")
@@ -44,12 +44,6 @@ def verb_of(patch: dict) -> str:
 
 def split_path(path: str) -> list:
     return [path_part(p) for p in str(path).split(".") if p != ""]
-
-
-def path_part(part: str):
-    """A part of a dotted path: a list index when it is a short run of ASCII digits, else a key. (`str.isdigit`
-    also takes `²`, which `int` refuses, and a run of thousands of digits is no index but a ValueError.)"""
-    return int(part) if part.isascii() and part.isdigit() and len(part) <= 9 else part
 
 
 def _walk(data: Any, parts: list, pos: Pos, full: str):
@@ -169,17 +163,23 @@ def _find_clause(rule: list, cid: str, path: str, pos: Pos) -> int:
                                 suggestion=did_you_mean(cid, ids)))
 
 
-def apply_patch(data: LDict, patch: dict, normalise) -> LDict:
-    """A new ruleset with `patch` applied; `data` is never modified, so a refused patch changes nothing."""
+def apply_patch(data: LDict, patch: dict, normalise, *, share: bool = False) -> LDict:
+    """A new ruleset with `patch` applied; `data` is never modified, so a refused patch changes nothing.
+
+    With `share`, the new ruleset is a copy only where it can differ from `data` (the maps and lists on the patch's path,
+    and those `normalise` fills in), and shares the rest with it: for data that are never modified once made, as the
+    rules of a game in play are (`model.amended.apply_all`)."""
     verb = verb_of(patch)
     pos = child_pos(patch, verb) or getattr(patch, "pos", None) or Pos("<patch>")
     id_pos = child_pos(patch, "id") or pos
-    out = copy(data)
+    out = _skeleton(data) if share else copy(data)
     if verb in ("set", "add", "delete"):
         path = patch[verb]
         parts = split_path(path)
         if not parts:
             raise KallistiError(Finding("unknown-path", "a patch needs a path", pos))
+        if share:
+            _own_path(out, parts[:-1])
         made = verb != "delete" and sparse(path)
         if made:
             _make_maps(out, parts, pos)
@@ -229,6 +229,8 @@ def apply_patch(data: LDict, patch: dict, normalise) -> LDict:
     if verb in ("require", "forbid"):
         path = patch[verb]
         out = normalise(out)  # rules must be clause lists before a clause can join one
+        if share:
+            _own_path(out, split_path(path))
         rule = _rule_at(out, path, pos)
         cid = patch["id"]
         if any(isinstance(c, dict) and c.get("id") == cid for c in rule):
@@ -244,6 +246,8 @@ def apply_patch(data: LDict, patch: dict, normalise) -> LDict:
     if verb in ("replace", "remove"):
         path = patch[verb]
         out = normalise(out)
+        if share:
+            _own_path(out, split_path(path))
         if verb == "remove" and str(path) == "honour" and isinstance(out.get("honour"), dict):
             return _remove_honour(out, str(patch["id"]), id_pos, normalise)  # honour rules are a map, by id
         rule = _rule_at(out, path, pos)
@@ -275,6 +279,67 @@ def apply_patch(data: LDict, patch: dict, normalise) -> LDict:
             rule.item_pos[i] = pos
         return normalise(out)
     raise KallistiError(Finding("patch-verb", "`revoke` takes back a change in a game's change log; it cannot edit a file", pos))
+
+
+# The maps of a ruleset `normalise` may write into (a default filled in, a rule's macro expanded): each is copied by a
+# patch that shares its data, so that normalising never writes into data shared with the ruleset patched. `hands` is
+# copied whole (its defaults lie at every depth).
+_NORMALISED_MAPS = ("deck", "match", "modifiers", "piles")
+
+
+def _skeleton(data) -> LDict:
+    """A copy of `data` that shares with it everything but the maps `normalise` may write into (see _NORMALISED_MAPS)."""
+    out = _shallow(data)
+    for key in _NORMALISED_MAPS:
+        if isinstance(out.get(key), dict):
+            out[key] = node = _shallow(out[key])
+            if key in ("modifiers", "piles"):  # each modifier and each pile group is filled in too
+                for name, child in node.items():
+                    if isinstance(child, dict):
+                        node[name] = _shallow(child)
+    match = out.get("match")
+    if isinstance(match, dict) and isinstance(match.get("player_x"), dict):
+        match["player_x"] = _shallow(match["player_x"])
+    if "hands" in out:
+        out["hands"] = copy(out["hands"])
+    return out
+
+
+def _shallow(node):
+    """A copy of one map or list, with its positions and comments, whose values are those of `node` (not copied)."""
+    if isinstance(node, dict):
+        out = LDict(node, pos=getattr(node, "pos", None))
+        if isinstance(node, LDict):
+            out.key_pos = dict(node.key_pos)
+            out.value_pos = dict(node.value_pos)
+            out.comments = {k: list(v) for k, v in node.comments.items()}
+        return out
+    out = LList(node, pos=getattr(node, "pos", None))
+    if isinstance(node, LList):
+        out.item_pos = list(node.item_pos)
+        out.comments = {k: list(v) for k, v in node.comments.items()}
+    return out
+
+
+def _own_path(out, parts: list) -> None:
+    """Copy the maps and lists along `parts` from `out`'s root (a copy already), as far as the path exists, each put in
+    place of the one it copies: a patch writes only into containers on its path, which are then its own. A step is
+    found as `_step` finds it (a key, a place in a list, an item's id); where the path stops, `_walk` says why."""
+    node = out
+    for part in parts:
+        if isinstance(node, dict) and str(part) in node:
+            key = str(part)
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            key = part
+        else:
+            key = _id_index(node, part)
+            if key is None:
+                return
+        child = node[key]
+        if not isinstance(child, (dict, list)):
+            return
+        node[key] = child = _shallow(child)
+        node = child
 
 
 def _by_id_patch(out, container: list, key: str, verb: str, value, path: str, pos: Pos, normalise):

@@ -13,13 +13,12 @@ from kallisti.model.hands import compile_hands
 from kallisti.model.modifiers import compile_modifiers, overlay_findings
 from kallisti.model.table import compile_table
 from kallisti.model.located import LDict, plain, position_at
-from kallisti.model.loader import Source, cap_findings, chain_texts, resolve
+from kallisti.model.loader import MAX_CLAUSES, Source, cap_findings, chain_texts, resolve
 from kallisti.model.says import SaysSeen, booleans_as_words, render_says, says_findings
 
 RULE_SCOPES = {"build": C.BUILD_SCOPE, "empty": C.EMPTY_SCOPE, "take": C.TAKE_SCOPE, "sequence": C.SEQUENCE_SCOPE,
                "dealing": C.PILE_STATE_SCOPE, "discard": C.DISCARD_SCOPE}
 MAX_PILES = 400
-MAX_CLAUSES = 500
 MAX_TABLES = 2048
 # A table of a pair rule has (cards + 1)² bytes: 11 KB for two packs, 8.3 MB for the largest deck the schema allows
 # (2,880 cards). Counting tables alone let the cache grow to gigabytes with a large deck, so it is bounded in bytes

@@ -320,6 +320,20 @@ def count_limits(kind: str) -> list[tuple[str, str, int | None]]:
     return [(path, what, most) for (path, what), most in rows.items()]
 
 
+def schema_table() -> str:
+    """The Markdown table of the most items of every list and keys of every map of keys an author chooses, as the
+    ruleset schemas say them (a ruleset file's, then what only a resolved ruleset has)."""
+    rows = ["| Where | Most |", "| --- | ---: |"]
+    seen = set()
+    for kind in ("file", "resolved"):
+        for path, what, most in count_limits(kind):
+            if (path, what) not in seen:
+                seen.add((path, what))
+                most_text = f"{most:,}" if most is not None else "no limit"
+                rows.append(f"| `{path}` | {most_text} {what} |")
+    return "\n".join(rows) + "\n"
+
+
 @functools.lru_cache(maxsize=1)
 def validator_class():
     """The JSON Schema validator of ruleset data: Draft 2020-12 whose integers are ints. JSON Schema takes 10.0 for an

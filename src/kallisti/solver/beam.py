@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.notation import describe
-from kallisti.solver.solve import UNKNOWN, WON, SearchOptions, Solution, _Search, _Stop
+from kallisti.solver.depth_first import UNKNOWN, WON, SearchOptions, Solution, _Search, _Stop
 
 DEFAULT_WIDTH = 500
 PATIENCE = 30  # levels without a better position after which play has come to a standstill and the stock is turned

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from kallisti.interpreter.game import Game
 from kallisti.solver.beam import PATIENCE, Weights, _Beam, _Estimate, _Node
-from kallisti.solver.solve import SearchOptions
+from kallisti.solver.depth_first import SearchOptions
 
 # The best-first search adds to the beam's estimate the cards lying above the cards home could take next: with
 # nothing dropped, looking deep where the next cards are buried pays (on Microsoft FreeCell deals 1-94, weight 4

@@ -7,6 +7,7 @@ from typing import Callable, Sequence
 
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.notation import describe
+from kallisti.solver.depth_first import SearchOptions, _Search
 
 
 def clean_line(rules, moves: Sequence[int], seed: int | None = None, game: Game | None = None) -> tuple[int, ...]:
@@ -88,8 +89,6 @@ def _replay(start: Game, moves: Sequence[int], key: Callable, distinct: bool = F
 
 def position_key(game: Game) -> Callable:
     """The solver's key of the position of `game` (a function of no argument), without symmetry: piles stay in place."""
-    from kallisti.solver.solve import SearchOptions, _Search
-
     return _Search(game, SearchOptions(symmetry=False, safe_moves=False))._key
 
 

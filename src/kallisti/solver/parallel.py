@@ -1,9 +1,15 @@
-"""Deals played in parallel: in local worker processes or as Ray tasks, each worker compiling the ruleset itself.
+"""Deals played in parallel: in local worker processes, which receive the compiled ruleset once, or as Ray tasks.
 
-A compiled Ruleset holds closures and does not pickle; its resolved data and sources do, so that is what a worker
-receives (a Parcel), and it compiles the ruleset once (a ruleset file need not exist where a worker runs). Workers
-are started by spawning, never forking, so the same code runs on every platform and on a cluster. Each deal depends
-only on its seed and the plan, so where it is played changes nothing but the time.
+Local workers are forked where the platform can fork (Linux, macOS) and this process runs no other thread: a forked
+worker starts as a copy of this process, the compiled ruleset and the imported modules included, so it plays its first
+deal at once, where a spawned worker would first spend about half a CPU second importing kallisti and compiling the
+ruleset again (against a few seconds of deals in a typical run, that start-up is what kept `--jobs 2` from being twice
+as fast). Forking a process that runs other threads can deadlock the copy (a lock held by a thread that the copy does
+not have), so then, on Windows (which cannot fork), and when KALLISTI_SPAWN_WORKERS is set, workers are spawned: each
+starts a fresh interpreter and receives the ruleset's resolved data and sources (a Parcel: a compiled Ruleset holds
+closures and does not pickle), which it compiles once. Ray's tasks receive the Parcel too (a ruleset file need not
+exist where a worker runs), each Ray worker compiling it once. Each deal depends only on its seed and the plan, so
+where it is played changes nothing but the time.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import math
 import multiprocessing
 import os
 import signal
+import threading
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Iterator
@@ -21,6 +28,8 @@ from kallisti.interpreter.save import ruleset_hash
 
 BACKENDS = ("local", "ray")
 RAY_MISSING = "the Ray backend needs Ray: pip install 'kallisti[ray]'"
+STARTS = ("fork", "spawn")  # how local workers may be started (multiprocessing's start methods)
+SPAWN_VARIABLE = "KALLISTI_SPAWN_WORKERS"  # set to anything but "" or "0" to spawn workers even where they could fork
 
 
 class BackendUnavailable(RuntimeError):
@@ -39,6 +48,12 @@ class Parcel:
     def of(cls, rules) -> Parcel:
         return cls(ruleset_hash(rules.plain()), rules.data, list(rules.sources))
 
+    def compile(self):
+        """The compiled Ruleset."""
+        from kallisti.model.ruleset import Ruleset
+
+        return Ruleset(self.data, self.sources)
+
 
 _built: dict = {}  # in a worker: the parcel's key -> its compiled Ruleset (the last one only)
 
@@ -47,41 +62,83 @@ def play_shard(parcel: Parcel, plan, seeds: list[int]) -> list:
     """In a worker: play the deals `seeds` by `plan` (kallisti.solver.simulate.Plan) and return their outcomes."""
     rules = _built.get(parcel.key)
     if rules is None:
-        from kallisti.model.ruleset import Ruleset
-
         _built.clear()
-        rules = _built[parcel.key] = Ruleset(parcel.data, parcel.sources)
+        rules = _built[parcel.key] = parcel.compile()
     return [plan.play(rules, seed) for seed in seeds]
 
 
 def shards(seeds: list[int], workers: int, most: int = 16) -> list[list[int]]:
-    """The seeds cut into runs of consecutive deals, about four a worker and at most `most` deals each, so that every
-    worker stays busy to the end and finished deals reach the journal early."""
-    size = max(1, min(most, math.ceil(len(seeds) / (4 * max(1, workers)))))
-    return [seeds[i:i + size] for i in range(0, len(seeds), size)]
+    """The seeds cut into runs of consecutive deals, in order, at most `most` deals each and shrinking towards the end.
+
+    Each run is half an even share of the deals still left (a worker takes the next run when it finishes one), so the
+    runs are long while much is left, which keeps a task's cost small against its deals, and short at the end: when
+    the last run is handed out the other workers are busy with runs about as short, so they all finish together
+    instead of one worker playing a long run alone. At most `most` deals a run also brings finished deals to the
+    journal early.
+    """
+    cut, start, share = [], 0, 2 * max(1, workers)
+    while start < len(seeds):
+        size = max(1, min(most, math.ceil((len(seeds) - start) / share)))
+        cut.append(seeds[start:start + size])
+        start += size
+    return cut
+
+
+def start_method(asked: str | None = None) -> str:
+    """How local workers are started: `asked` (one of STARTS), else spawned when KALLISTI_SPAWN_WORKERS is set, when
+    the platform cannot fork (Windows), or when this process runs other threads (forking it could deadlock the copy),
+    else forked."""
+    if asked is not None:
+        if asked not in STARTS:
+            raise ValueError(f"unknown start method {asked!r}; choose from {', '.join(STARTS)}")
+        if asked not in multiprocessing.get_all_start_methods():
+            raise ValueError(f"this platform cannot start workers by {asked}; choose from "
+                             f"{', '.join(m for m in STARTS if m in multiprocessing.get_all_start_methods())}")
+        return asked
+    if os.environ.get(SPAWN_VARIABLE, "") not in ("", "0") or "fork" not in multiprocessing.get_all_start_methods():
+        return "spawn"
+    return "fork" if _threads() == 1 else "spawn"
+
+
+def _threads() -> int:
+    """The threads this process runs: the system's count where it gives one (so that threads started outside Python
+    count too, as Python 3.12's warning on forking counts them), else Python's."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
 
 
 def outcomes(rules, plan, seeds: list[int], jobs: int | None = None, backend: str = "local",
-             address: str | None = None) -> Iterator:
+             address: str | None = None, start: str | None = None) -> Iterator:
     """The outcomes of the deals `seeds` played by `plan`, as they finish (not in seed order when in parallel).
 
-    Locally: one after another in this process (`jobs` 1, the default), or in `jobs` worker processes. With Ray:
-    on a local Ray instance of `jobs` CPUs (all of the machine's by default), or on the cluster at `address`.
+    Locally: one after another in this process (`jobs` 1, the default), or in `jobs` worker processes, started as
+    `start` says (`fork` or `spawn`; by default as `start_method` chooses). With Ray: on a local Ray instance of `jobs`
+    CPUs (all of the machine's by default), or on the cluster at `address`.
     """
     if backend == "ray":
         return _ray(_import_ray(), Parcel.of(rules), plan, seeds, jobs, address)
     if backend != "local":
         raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+    method = start_method(start)  # an unknown or impossible start is refused even when no worker is needed
     if (jobs or 1) == 1 or len(seeds) < 2:
         return (plan.play(rules, seed) for seed in seeds)
-    return _pool(Parcel.of(rules), plan, seeds, jobs)
+    return _pool(rules, plan, seeds, jobs, method)
 
 
-def _pool(parcel: Parcel, plan, seeds: list[int], jobs: int) -> Iterator:
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts)
+def _pool(rules, plan, seeds: list[int], jobs: int, method: str) -> Iterator:
+    """The deals in `jobs` worker processes started by `method`, a shard of seeds a task."""
+    cut = shards(seeds, jobs, plan.per_task)
+    # A forked worker is handed the compiled ruleset itself: the fork copies it and nothing is pickled (a fork pool
+    # forks all its workers at the first submit, before it starts a thread of its own). A spawned worker is handed the
+    # parcel it compiles from, once.
+    ruleset = rules if method == "fork" else Parcel.of(rules)
+    pool = ProcessPoolExecutor(min(jobs, len(cut)), mp_context=multiprocessing.get_context(method),
+                               initializer=_receive, initargs=(ruleset,))
     finished = False
     try:
-        pending = {pool.submit(play_shard, parcel, plan, shard) for shard in shards(seeds, jobs, plan.per_task)}
+        pending = {pool.submit(_play, plan, shard) for shard in cut}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
@@ -94,9 +151,20 @@ def _pool(parcel: Parcel, plan, seeds: list[int], jobs: int) -> Iterator:
             _stop(pool)
 
 
-def _ignore_interrupts() -> None:
-    """In a worker: leave ^C to the main process, which ends the workers itself."""
+_rules = None  # in a local worker: the compiled ruleset it plays
+
+
+def _receive(ruleset) -> None:
+    """In a local worker, as it starts: keep the ruleset it plays (compiling a parcel), and leave ^C to the main
+    process, which ends the workers itself."""
+    global _rules
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _rules = ruleset.compile() if isinstance(ruleset, Parcel) else ruleset
+
+
+def _play(plan, seeds: list[int]) -> list:
+    """In a local worker: play the deals `seeds` by `plan` and return their outcomes."""
+    return [plan.play(_rules, seed) for seed in seeds]
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
@@ -132,7 +200,7 @@ def _ray(ray, parcel: Parcel, plan, seeds: list[int], jobs: int | None, address:
             done, pending = ray.wait(pending, num_returns=1)
             yield from ray.get(done[0])
     finally:
-        for ref in pending:
-            ray.cancel(ref, force=True)
+        for ref in pending:  # a task still running is interrupted, not its worker killed: the next run finds it warm
+            ray.cancel(ref)
         if started:
             ray.shutdown()

@@ -43,16 +43,13 @@ MAX_CHECKS = 12  # candidates one decision may check against the target's rules 
 # lower limit every turn would end every match early.
 LIMIT_STEPS = (10, 20, 30)
 ABSENT = "<absent>"  # the value of a setting the rules do not hold (a clause not in its rule, a key not set)
-_scores: dict[str, tuple[float, int]] = {}  # (expected turn score, measuring moves) by ruleset data key
-_keys: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # a compiled ruleset's data key, hashed once
+_scores: dict[str, tuple[float, int]] = {}  # (expected turn score, measuring moves) by ruleset play key
+MAX_MEASURES = 20_000  # measures (and nastiness on the base rules) kept, a few hundred bytes each: forgotten past this
 
 
 def rules_key(rules) -> str:
     """The data key of a compiled ruleset (its data never change), computed once per ruleset."""
-    key = _keys.get(rules)
-    if key is None:
-        key = _keys[rules] = amend.data_key(rules.data)
-    return key
+    return amend.rules_key(rules)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -62,11 +59,12 @@ def parsed(text: str):
 
 
 def measure(rules, deals: int = MEASURE_DEALS) -> tuple[float, int]:
-    """(the mean turn score of a random player over the measuring deals, the moves played); cached per ruleset.
+    """(the mean turn score of a random player over the measuring deals, the moves played); cached per ruleset, and
+    shared by rulesets that differ only where no deal reads them (`amend.rules_play_key`), which play alike.
 
     The moves are returned on a cache hit too, so a budget charged with them is the same whatever was cached.
     """
-    key = rules_key(rules)
+    key = amend.rules_play_key(rules)
     if key not in _scores:
         total = moves = 0
         for k in range(1, deals + 1):
@@ -74,7 +72,10 @@ def measure(rules, deals: int = MEASURE_DEALS) -> tuple[float, int]:
             rng = Rng(MEASURE_SEED, k, STREAM_STRATEGY)
             moves += game.playout(lambda n: rng.below(n), amend.TRIAL_CAP)
             total += game.score()
-        _scores[key] = (total / deals, moves)
+        if len(_scores) >= MAX_MEASURES:
+            _scores.clear()
+        _scores[key] = found = (total / deals, moves)
+        return found
     return _scores[key]
 
 
@@ -114,10 +115,14 @@ def base_nastiness(base, text: str) -> float | None:
     key = (rules_key(base), text)
     if key not in _on_base:
         try:
-            after = amend.amend(base.data, text, baseline=base).rules
-            _on_base[key] = nastiness(base, after)
+            after = amend.amend(base.data, text, baseline=base, patch=parsed(text)).rules
+            found = nastiness(base, after)
         except KallistiError:
-            _on_base[key] = None
+            found = None
+        if len(_on_base) >= MAX_MEASURES:
+            _on_base.clear()
+        _on_base[key] = found
+        return found
     return _on_base[key]
 
 
@@ -243,6 +248,9 @@ class Memory:
         self.toggled: list[str] = []  # ids of the changes that set a setting back to an earlier value
         self.revoked_by: list[set[str]] = [set() for _ in range(n)]  # canonical patches each seat took back
         self.seen = 0  # events read
+        # (seat, setting) -> (the snapshots read, the values the setting has in them): snapshots are only added to,
+        # so each is read once for a setting, however many decisions ask
+        self.values_had: dict[tuple, tuple[int, frozenset]] = {}
 
     def catch_up(self, match) -> Memory:
         by_id = {c.id: c for c in match.changes}
@@ -273,7 +281,12 @@ class Memory:
 
     def had(self, target: int, setting: tuple, value: str) -> bool:
         """Whether `setting` has had `value` in `target`'s rules at some point of the match so far."""
-        return any(value_at(s, setting) == value for s in self.snapshots[target])
+        snapshots = self.snapshots[target]
+        read, values = self.values_had.get((target, setting), (0, frozenset()))
+        if read < len(snapshots):
+            values = values.union(value_at(s, setting) for s in snapshots[read:])
+            self.values_had[(target, setting)] = (len(snapshots), values)
+        return value in values
 
 
 def canonical(patch) -> str:

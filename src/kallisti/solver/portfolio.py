@@ -8,7 +8,7 @@ from dataclasses import replace
 from kallisti.interpreter.game import Game
 from kallisti.solver.bestfirst import CELL_WEIGHTS, WEIGHTS, BestFirst, estimates_differ
 from kallisti.solver.clean import written
-from kallisti.solver.solve import BEST_FIRST, NO_WIN, UNKNOWN, WON, SearchOptions, Solution, _Search, _Stop
+from kallisti.solver.depth_first import BEST_FIRST, NO_WIN, UNKNOWN, WON, SearchOptions, Solution, _Search, _Stop
 
 SLICE = 1_000  # positions each search is given per turn
 

@@ -17,6 +17,7 @@ WIN_BONUS = 1000.0  # a won position outranks any score a line can reach otherwi
 DEAL_CHANCE_WEIGHT = 2.0  # the chance that the next card dealt from the stock can be played on, or played
 CARRY_WEIGHT = 1.0  # per face-up card the next card dealt would carry off in a row, on average
 CHAIN_STEPS = 60  # steps of the search for that run, per kind of card dealt
+MAX_RUNS_KEPT = 50_000  # positions' runs a strategy keeps for one game (a few hundred bytes each): forgotten past this
 REVEAL_BONUS = 0.5  # a face-down card turned up: a new card to play, unknown until it is seen
 
 
@@ -40,14 +41,27 @@ class SearchStrategy:
         self.budget = budget
         self.game = None
         self.been: set[tuple] = set()  # positions this game has already been in
+        self.accepts = None  # the game's table of what each pile takes, for which `runs` and `promised` were found
+        self.runs: dict[tuple, dict] = {}  # longest runs of face-up tops, found for this game (see `_carries`)
+        self.promised: tuple = (None, {})  # (the unseen cards, the promises worked out while they were unseen)
 
     def choose(self, game, moves: list[int]) -> int:
         if game is not self.game:
             self.game, self.been = game, set()
+        if game.accepts_on_top is not self.accepts or len(self.runs) > MAX_RUNS_KEPT:
+            # a new game, or rules changed in play (`Game.change_rules`, which remakes the tables): what was worked
+            # out for the rules before is forgotten, and so is all of it past the bound
+            self.accepts, self.runs, self.promised = game.accepts_on_top, {}, (None, {})
         self.been.add(game.state.key())
         if len(moves) == 1:
             return moves[0]
-        search = _LineSearch(game, -1 if self.minimize else 1, self.been)
+        search = _LineSearch(game, -1 if self.minimize else 1, self.been, self.runs)
+        # What a line's end promises depends on the cards not yet seen, which change only when one is shown: the
+        # decisions between two such moments share what they worked out.
+        if self.promised[0] == search.unseen and len(self.promised[1]) <= MAX_RUNS_KEPT:
+            search.promises = self.promised[1]
+        else:
+            self.promised = (search.unseen, search.promises)
         values = {}
         ordered = search.ordered(moves)
         for i, m in enumerate(ordered):
@@ -62,10 +76,13 @@ class SearchStrategy:
 class _LineSearch:
     """One decision's search: values positions by the best line from them, memoised by state key."""
 
-    def __init__(self, game, sign: int, been: set):
+    def __init__(self, game, sign: int, been: set, runs: dict | None = None):
         self.game = game
         self.sign = sign
         self.been = been
+        # face-up runs -> {(target, what its top kind takes): the longest run}: a function of the game's rules and the
+        # runs alone, so it is shared by the decisions of one game under the same rules (SearchStrategy.choose)
+        self.runs = {} if runs is None else runs
         self.nodes = 0  # positions searched or valued so far
         self.limit = 0  # the count of positions at which the search stops looking further
         self.memo: dict[tuple, float] = {}
@@ -172,8 +189,9 @@ class _LineSearch:
         targets = tuple(t for s, ts in self.stocks if st.piles[s] for t in ts)
         if not targets or not self.unseen_total:
             return (0.0, 0.0)
-        runs = tuple(tuple(game.kind[c] for c in st.piles[p][st.down[p]:])
-                     for p in self.sources if p != hidden and len(st.piles[p]) > st.down[p])
+        piles, down, kind_of = st.piles, st.down, game.kind.__getitem__
+        runs = tuple(tuple(map(kind_of, piles[p][down[p]:]))
+                     for p in self.sources if p != hidden and len(piles[p]) > down[p])
         known = self.promises.get((targets, runs))
         if known is None:
             known = self.promises[(targets, runs)] = self._carries(targets, runs)
@@ -186,19 +204,26 @@ class _LineSearch:
     def _carries(self, targets: tuple, runs: tuple) -> tuple[int, int, list]:
         """For the unseen cards dealt onto a target: how many start a run of face-up tops, the cards
         those runs carry off in all (each the longest it could be), and the kinds that start none."""
-        stacks = [list(run) for run in runs]
-        by_rule: dict[tuple, int] = {}  # kinds that take the same cards carry off the same run
+        # Kinds that take the same cards carry off the same run, in every position with these runs.
+        found = self.runs.get(runs)
+        if found is None:
+            found = self.runs[runs] = {}
+        accepts = self.game.accepts_on_top
+        stacks = None  # the runs as piles to take cards from, made when a run must be searched
         hits = carried = 0
         idle = []
         for k, n in self.unseen:
             best = 0
             for t in targets:
-                takes = self.game.accepts_on_top[t]
+                takes = accepts[t]
                 rule = (t, takes.get(k, ()))
-                if rule not in by_rule:
-                    self.chain_steps = CHAIN_STEPS
-                    by_rule[rule] = self._longest_run(takes, k, stacks)
-                best = max(best, by_rule[rule])
+                length = found.get(rule)
+                if length is None:
+                    if stacks is None:
+                        stacks = [list(run) for run in runs]
+                    length = found[rule] = _longest_run(takes, k, stacks)
+                if length > best:
+                    best = length
             if best:
                 hits += n
                 carried += n * best
@@ -206,17 +231,29 @@ class _LineSearch:
                 idle.append((k, n))
         return hits, carried, idle
 
-    def _longest_run(self, takes: dict, top: int, stacks: list[list[int]]) -> int:
-        """The longest run of face-up tops that can go one on another onto a pile topped by kind `top`."""
-        self.chain_steps -= 1
+
+def _longest_run(takes: dict, top: int, stacks: list[list[int]]) -> int:
+    """The longest run of face-up tops (the last card of each stack) that can go one on another onto a pile topped by
+    kind `top`, searched depth first within CHAIN_STEPS steps, the stacks in order (they are left as they were)."""
+    first = takes.get(top, ())
+    if not any(stack and stack[-1] in first for stack in stacks):
+        return 0  # no top goes on it: the search would stop at its first step
+    steps = [CHAIN_STEPS]
+
+    def longest(top: int) -> int:
+        steps[0] -= 1
         best = 0
         onto = takes.get(top, ())
         for stack in stacks:
-            if stack and stack[-1] in onto and self.chain_steps > 0:
+            if stack and stack[-1] in onto and steps[0] > 0:
                 k = stack.pop()
-                best = max(best, 1 + self._longest_run(takes, k, stacks))
+                length = 1 + longest(k)
                 stack.append(k)
+                if length > best:
+                    best = length
         return best
+
+    return longest(top)
 
 
 def play_turn(rules, strategy, seed: int | None = None, order: list[int] | None = None, cap: int = TURN_CAP) -> int:

@@ -262,14 +262,15 @@ def simulate(rules, deals: int, seed: int, strategy: str, cap: int = DEFAULT_CAP
              progress: Callable[[DealOutcome], None] | None = None, *, states: int = DEFAULT_STATES,
              seconds: float | None = None, jobs: int | None = None, backend: str = "local", address: str | None = None,
              journal: str | Path | None = None, safe_moves: bool = True,
-             numbering: str | None = None) -> SimulationResult:
+             numbering: str | None = None, worker_start: str | None = None) -> SimulationResult:
     """Play `deals` games with seeds `seed`, `seed + 1`, …; `progress` is told after each one (first of the deals a
     journal already holds, then of each deal played, as it finishes).
 
     `states` and `seconds` are the solver's budget a deal, and `safe_moves` whether it plays its safe moves; `jobs`,
-    `backend` and `address` say where the deals are played (`kallisti.solver.parallel.outcomes`); with `journal`, a
-    JSONL file, each finished deal is appended to it and the deals it already holds are not played again (a
-    JournalError if it records another run). With `numbering` (`ms`, `pysol`), the seeds are the world's deal numbers
+    `backend` and `address` say where the deals are played, and `worker_start` how local workers start (`fork` or
+    `spawn`; by default the platform's best: `kallisti.solver.parallel.outcomes`); with `journal`, a JSONL file, each
+    finished deal is appended to it and the deals it already holds are not played again (a JournalError if it records
+    another run). With `numbering` (`ms`, `pysol`), the seeds are the world's deal numbers
     (a WorldDealError, before any work, if the first or the last is not one the ruleset can lay out).
     """
     if deals < 0:
@@ -292,7 +293,8 @@ def simulate(rules, deals: int, seed: int, strategy: str, cap: int = DEFAULT_CAP
             if progress is not None:
                 progress(done[s])
         todo = [s for s in range(seed, seed + deals) if s not in done]
-        with closing(played_outcomes(rules, plan, todo, jobs, backend, address)) as played:  # closed at once on ^C
+        with closing(played_outcomes(rules, plan, todo, jobs, backend, address,
+                                     worker_start)) as played:  # closed at once on ^C
             for outcome in played:
                 done[outcome.seed] = outcome
                 log.append(asdict(outcome))

@@ -1,0 +1,77 @@
+"""The bots' decisions at a match are a function of its seed: the caches and shortcuts that make them cheaper change
+none of them.
+
+The expected actions below were recorded by running the bots (before their search, Player X's weighing and the
+checking of rule changes were made cheaper) on the seed given; they are not a judgement of good play. The point of
+this test is that a speed-up changes no move, no shuffling choice and no rule change: should a deliberate change of
+the bots' play alter them, record them again from the new code and say why in that change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from kallisti.interpreter import amend
+from kallisti.interpreter.match import Match, Seat
+from kallisti.model.ruleset import load_ruleset
+from kallisti.solver.bots import Bots
+
+SEED = 2
+X_ACTIONS = 12  # the match is followed until Player X has acted this many times (about 630 actions)
+# What the bots did as Player X, and their choices to shuffle, in order.
+EXPECTED_CHOICES = [
+    [1, "player-x", "imposes c1: set match.loses_at 210"],
+    [0, "player-x", "revokes c1"],
+    [1, "player-x", "imposes c2: set match.loses_at 220"],
+    [0, "player-x", "revokes c2"],
+    [1, "player-x", 'imposes c3: honour achy-breaky before deal: "You must do the Achy Breaky Dance before every deal."'],
+    [0, "player-x", "imposes c4: set deck.shuffle optional"],
+    [1, "player-x", "imposes c5: set deck.shuffle optional"],
+    [1, "shuffle", "keeps the pack as it is"],
+    [0, "player-x", "imposes c6: set deck.shuffle never"],
+    [0, "shuffle", "shuffles"],
+    [1, "player-x", "imposes c7: set deck.shuffle never"],
+    [0, "player-x", "imposes c8: set score field.size + stock.size"],
+    [1, "player-x", 'imposes c9: honour bow-to-player-x at turn start: "Bow to Player X before your turn."'],
+    [0, "player-x", 'imposes c10: honour name-each-card before move: "Name each card aloud as you play it."'],
+]
+EXPECTED_ACTIONS = 630
+# The SHA-256 of the JSON list of every action [seat, what, detail]: each move, acknowledgement, shuffle and change.
+EXPECTED_DIGEST = "56435b5847c9bf5970935eb76bd3be8c018d6d653f7293e0bc1d6237658e1082"
+
+
+class _Enough(Exception):
+    """Raised by the listener to stop the bots once Player X has acted X_ACTIONS times."""
+
+
+def _record(seed: int, x_actions: int) -> list[list]:
+    """The bots' actions at a Discordian match of `seed`, until Player X has acted `x_actions` times."""
+    amend.forget_checked()  # every change checked afresh, whatever other tests checked before
+    match = Match(load_ruleset("discordian"), [Seat("bot1", "search"), Seat("bot2", "search")], seed)
+    actions: list[list] = []
+
+    def hear(seat, what, detail) -> None:
+        actions.append([seat, what, str(detail)])
+        if sum(a[1] == "player-x" for a in actions) >= x_actions:
+            raise _Enough
+
+    try:
+        Bots(match).act(hear)
+    except _Enough:
+        pass
+    return actions
+
+
+def test_a_bots_match_from_a_fixed_seed_makes_the_recorded_moves_shuffles_and_changes():
+    actions = _record(SEED, X_ACTIONS)
+    assert [a for a in actions if a[1] in ("player-x", "shuffle")] == EXPECTED_CHOICES
+    assert len(actions) == EXPECTED_ACTIONS
+    assert hashlib.sha256(json.dumps(actions).encode()).hexdigest() == EXPECTED_DIGEST
+
+
+def test_the_same_match_played_again_in_the_same_process_makes_the_same_actions():
+    # The second time round the bots' own caches are warm (measures, nastiness on the base rules, values after a
+    # change): nothing may differ.
+    first = _record(SEED, 4)
+    assert _record(SEED, 4) == first

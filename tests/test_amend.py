@@ -118,7 +118,7 @@ def test_the_play_key_tells_apart_exactly_the_data_a_deal_reads():
 
 def test_applying_changes_leaves_the_data_they_are_applied_to_as_it_was():
     from kallisti.model.amended import apply_all
-    from kallisti.model.located import plain
+    from kallisti.located import plain
 
     rules = load_ruleset("discordian")
     before = plain(rules.data)
@@ -132,7 +132,7 @@ def test_applying_changes_leaves_the_data_they_are_applied_to_as_it_was():
 
 def _same_tree(a, b) -> bool:
     """Equal data with equal positions at every node (keys, values, items), and the same kinds of node."""
-    from kallisti.model.located import LDict, LList
+    from kallisti.located import LDict, LList
 
     if type(a) is not type(b):
         return False
@@ -154,7 +154,7 @@ def test_a_change_applied_sharing_what_it_leaves_gives_what_a_whole_copy_gives(g
     from kallisti.catalogue import load_catalogue
     from kallisti.model.amended import apply_all
     from kallisti.model.loader import normalise
-    from kallisti.model.located import copy
+    from kallisti.located import copy
     from kallisti.model.patch import apply_patch
     from kallisti.solver.playerx import generated_changes
 

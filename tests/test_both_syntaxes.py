@@ -16,7 +16,7 @@ from kallisti.grammar.rules_front import parse_rules
 from kallisti.grammar.rules_writer import to_rules
 from kallisti.interpreter.game import Game
 from kallisti.model.loader import parse_file, shipped_games
-from kallisti.model.located import LDict, LList, load_yaml, located, plain
+from kallisti.located import LDict, LList, load_yaml, located, plain
 from kallisti.model.ruleset import load_ruleset
 from kallisti.model.yaml_writer import to_yaml
 

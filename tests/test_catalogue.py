@@ -17,7 +17,7 @@ from kallisti.interpreter.amend import amend
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.match import Match, Seat, Waiting
 from kallisti.interpreter.notation import MoveRefused, describe, parse_move
-from kallisti.model.located import plain
+from kallisti.located import plain
 from kallisti.model.ruleset import load_ruleset
 
 GAME = "discordian"

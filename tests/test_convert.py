@@ -14,7 +14,7 @@ from kallisti.cli.convert import all_comments, write_checked
 from kallisti.errors import KallistiError
 from kallisti.grammar.rules_front import parse_rules
 from kallisti.model.loader import parse_file, shipped_games
-from kallisti.model.located import LDict, load_yaml, plain
+from kallisti.located import LDict, load_yaml, plain
 from kallisti.model.ruleset import load_ruleset
 
 

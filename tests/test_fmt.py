@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from kallisti.cli.app import app
 from kallisti.cli.convert import all_comments
 from kallisti.model.loader import RULESETS, parse_file
-from kallisti.model.located import plain
+from kallisti.located import plain
 
 SHIPPED_RULES = sorted(RULESETS.glob("*.rules"))
 

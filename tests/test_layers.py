@@ -44,8 +44,6 @@ def test_the_exceptions_left_are_the_one_door_located_data_and_the_models_recurs
     assert ignored == {
         ("layers", "kallisti.cli.serve -> kallisti.web.*"),
         ("doors", "kallisti.cli.serve -> kallisti.web.*"),
-        ("layers", "kallisti.grammar.** -> kallisti.model.located"),
-        ("layers", "kallisti.interpreter.cards -> kallisti.model.located"),
     }
 
 

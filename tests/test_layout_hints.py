@@ -14,7 +14,7 @@ from kallisti.grammar.changes import parse_change
 from kallisti.grammar.rules_front import parse_rules
 from kallisti.grammar.rules_writer import change_text, to_rules
 from kallisti.interpreter.amend import amend
-from kallisti.model.located import load_yaml, plain
+from kallisti.located import load_yaml, plain
 from kallisti.model.ruleset import load_ruleset
 from kallisti.model.layout import group_layouts
 from kallisti.web.session import Session

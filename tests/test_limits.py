@@ -84,7 +84,7 @@ def test_docs_security_holds_the_table_of_limits():
 # a test of this file, or one elsewhere that already does (a parametrized test by its function's name).
 LIMIT_TESTS: dict[tuple[str, str], str] = {
     # Reading files
-    ("kallisti.model.located", "MAX_FILE_BYTES"):
+    ("kallisti.located", "MAX_FILE_BYTES"):
         "tests/test_limits.py::test_a_file_over_its_limit_is_refused_after_reading_one_byte_more",
     ("kallisti.cli.play", "MAX_DEAL_BYTES"): "tests/test_limits.py::test_a_deal_file_one_byte_over_its_limit_is_refused",
     ("kallisti.cli.command_lines", "MAX_COMMAND_CHARS"):
@@ -96,22 +96,22 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
         "test_a_match_save_holding_more_rule_changes_than_its_limit_is_refused",
     ("kallisti.catalogue", "MAX_CATALOGUE_BYTES"):
         "tests/test_limits.py::test_a_catalogue_one_byte_over_its_limit_is_refused",
-    ("kallisti.model.located", "MAX_DEPTH"):
+    ("kallisti.located", "MAX_DEPTH"):
         "tests/test_limits.py::test_yaml_nested_far_beyond_its_limit_stops_at_the_first_level_too_deep",
-    ("kallisti.model.located", "MAX_LIST_ITEMS"):
+    ("kallisti.located", "MAX_LIST_ITEMS"):
         "tests/hostile/test_security_bounds.py::test_a_list_of_the_most_items_is_read_and_one_more_is_refused_at_it",
-    ("kallisti.model.located", "MAX_MAP_KEYS"):
+    ("kallisti.located", "MAX_MAP_KEYS"):
         "tests/hostile/test_security_bounds.py::test_a_map_of_the_most_keys_is_read_and_one_more_is_refused_at_it",
-    ("kallisti.model.located", "MAX_NODES"):
+    ("kallisti.located", "MAX_NODES"):
         "tests/hostile/test_security_bounds.py::test_a_file_of_more_values_than_the_most_is_refused_at_the_value_too_many",
-    ("kallisti.model.located", "MAX_FINDINGS"):
+    ("kallisti.located", "MAX_FINDINGS"):
         "tests/hostile/test_security_bounds.py::test_schema_errors_past_the_cap_are_one_line_saying_how_many",
     ("kallisti.model.ruleset", "MAX_TABLE_BYTES"):
         "tests/hostile/test_security_bounds.py::test_the_shared_rule_tables_stay_within_their_bytes_with_the_largest_deck",
     ("kallisti.model.amended", "MAX_CACHED_BYTES"):
         "tests/hostile/test_security_bounds.py::test_the_shared_rule_tables_stay_within_their_bytes_with_the_largest_deck",
     ("kallisti.errors", "MAX_EXCERPT"): "tests/hostile/test_security_bounds.py::test_validate_says_so_in_a_few_short_lines",
-    ("kallisti.model.located", "MAX_NUMBER_DIGITS"):
+    ("kallisti.located", "MAX_NUMBER_DIGITS"):
         "tests/test_limits.py::test_a_number_one_digit_longer_than_its_limit_is_refused_wherever_it_is_written",
     # The ruleset
     ("kallisti.model.loader", "MAX_EXTENDS_DEPTH"): "tests/test_limits.py::test_an_extends_chain_is_cut_at_its_limit",
@@ -223,7 +223,7 @@ def test_every_registered_test_exists():
 # -- reading files ---------------------------------------------------------------------------------------------
 
 def test_a_file_over_its_limit_is_refused_after_reading_one_byte_more(tmp_path, monkeypatch):
-    from kallisti.model.located import MAX_FILE_BYTES
+    from kallisti.located import MAX_FILE_BYTES
     from kallisti.textfiles import read_text
 
     path = tmp_path / "huge.yaml"
@@ -267,7 +267,7 @@ def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
 
 
 def test_yaml_nested_far_beyond_its_limit_stops_at_the_first_level_too_deep(tmp_path):
-    from kallisti.model.located import MAX_DEPTH
+    from kallisti.located import MAX_DEPTH
 
     text = "game: Deep\nx: " + "[" * 400_000 + "]" * 400_000 + "\n"  # 800 KB: PyYAML alone would take hours
     finding = load_refusal(tmp_path, "deep.yaml", text)
@@ -359,7 +359,7 @@ def test_a_catalogue_one_byte_over_its_limit_is_refused(tmp_path, monkeypatch):
 
 
 def test_rules_values_and_blocks_nested_far_beyond_the_limit_are_too_deep(tmp_path):
-    from kallisti.model.located import MAX_DEPTH
+    from kallisti.located import MAX_DEPTH
 
     deep = 50 * MAX_DEPTH
     text = "extends forty-thieves\ngame: Deep\nset deck.marks.x " + "[" * deep + "]" * deep + "\n"
@@ -375,7 +375,7 @@ def test_rules_values_and_blocks_nested_far_beyond_the_limit_are_too_deep(tmp_pa
 def test_a_number_one_digit_longer_than_its_limit_is_refused_wherever_it_is_written():
     from kallisti.grammar.rules_front import parse_rules
     from kallisti.interpreter import amend
-    from kallisti.model.located import MAX_NUMBER_DIGITS, load_yaml
+    from kallisti.located import MAX_NUMBER_DIGITS, load_yaml
 
     longest, over = "9" * MAX_NUMBER_DIGITS, "9" * (MAX_NUMBER_DIGITS + 1)
     message = f"a number written with more than {MAX_NUMBER_DIGITS} digits"
@@ -1065,7 +1065,7 @@ def test_a_fresh_deal_number_is_at_most_max_seed_and_new_takes_no_more_digits(mo
 
 def test_rules_and_yaml_allow_the_same_nesting_and_rules_refuses_deeper_before_parsing(tmp_path, monkeypatch):
     from kallisti.grammar import rules_front, rules_lines
-    from kallisti.model.located import MAX_DEPTH, load_yaml
+    from kallisti.located import MAX_DEPTH, load_yaml
 
     def nested(n: int) -> str:
         return "[" * n + "]" * n

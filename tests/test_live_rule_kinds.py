@@ -15,7 +15,7 @@ from kallisti.interpreter.amend import amend, compile_data
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.match import Match
 from kallisti.interpreter.notation import MoveRefused, describe, parse_move
-from kallisti.model.located import plain
+from kallisti.located import plain
 
 # What Player X says, and the change that says it.
 ENGLISH = {

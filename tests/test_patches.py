@@ -9,7 +9,7 @@ import pytest
 from kallisti.errors import KallistiError
 from kallisti.interpreter.game import Game
 from kallisti.model.loader import normalise, resolve
-from kallisti.model.located import plain
+from kallisti.located import plain
 from kallisti.model.patch import apply_patch
 from kallisti.model.ruleset import load_ruleset
 

@@ -11,7 +11,7 @@ from kallisti.errors import KallistiError
 from kallisti.interpreter.amend import amend, compile_data
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.notation import MoveRefused, parse_move
-from kallisti.model.located import plain
+from kallisti.located import plain
 
 RED_ON_RED = {"c1": "4D", "c2": "7S", "f": "5H", "s": "9C"}  # 4♦ on 5♥: red on red
 SIX_ON_FIVE = {"c1": "6H", "c2": "4S", "c3": "7S", "f": "5C", "s": "9C"}

@@ -11,7 +11,7 @@ from kallisti.errors import KallistiError
 from kallisti.grammar.changes import parse_change, parse_changes, title_id
 from kallisti.grammar.rules_writer import change_text
 from kallisti.model.loader import normalise, resolve
-from kallisti.model.located import plain
+from kallisti.located import plain
 from kallisti.model.patch import apply_patch
 from kallisti.model.ruleset import Ruleset
 

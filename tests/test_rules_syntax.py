@@ -19,7 +19,7 @@ from kallisti.grammar.rules_words import macro_phrases
 from kallisti.grammar.rules_writer import to_rules
 from kallisti.interpreter.game import Game
 from kallisti.model.loader import parse_file, shipped_games
-from kallisti.model.located import LDict, LList, located, plain
+from kallisti.located import LDict, LList, located, plain
 from kallisti.model.ruleset import load_ruleset
 from kallisti.rule_words import expand_macro
 from kallisti.schema import schema

@@ -9,7 +9,7 @@ from kallisti.errors import KallistiError
 from kallisti.grammar.rules_front import parse_rules
 from kallisti.grammar.rules_writer import to_rules
 from kallisti.interpreter.hands import HandEvaluator, parse_hands
-from kallisti.model.located import plain
+from kallisti.located import plain
 from kallisti.model.ruleset import load_ruleset
 
 HAND_GAME = """\

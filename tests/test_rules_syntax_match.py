@@ -16,7 +16,7 @@ from kallisti.grammar.rules_words import TOP_KEYS
 from kallisti.grammar.rules_writer import change_text, to_rules
 from kallisti.interpreter.amend import amend
 from kallisti.model.loader import parse_file, shipped_games
-from kallisti.model.located import LDict, located, plain
+from kallisti.located import LDict, located, plain
 from kallisti.model.ruleset import load_ruleset
 from kallisti.schema import MOMENTS, schema
 

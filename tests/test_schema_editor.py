@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 import kallisti.schema as schema_module
 from kallisti.cli.app import app
 from kallisti.model.loader import RULESETS, parse_file
-from kallisti.model.located import plain
+from kallisti.located import plain
 from kallisti.schema import export, schema
 
 SCHEMA_DIR = Path(schema_module.__file__).parent

@@ -70,7 +70,7 @@ def test_no_eval_exec_unsafe_yaml_pickle_or_shell_anywhere_in_the_package():
 
 
 def test_the_yaml_loader_is_a_safe_loader():
-    from kallisti.model.located import _Loader
+    from kallisti.located import _Loader
     import yaml
 
     # libyaml's parser or PyYAML's, always with the safe constructor: plain scalars, maps and lists, never objects
@@ -80,7 +80,7 @@ def test_the_yaml_loader_is_a_safe_loader():
 
 
 def test_a_python_tag_builds_nothing():
-    from kallisti.model.located import load_yaml
+    from kallisti.located import load_yaml
 
     with pytest.raises(KallistiError) as caught:  # refused at the tag, before any value is built
         load_yaml("game: !!python/object/apply:os.system ['echo owned']\n", "<test>")

@@ -29,7 +29,7 @@ class Limit:
 
 LIMITS = (
     # Reading files
-    Limit("MAX_FILE_BYTES", "kallisti.model.located", "bytes of a ruleset file (YAML or .rules), read before parsing",
+    Limit("MAX_FILE_BYTES", "kallisti.located", "bytes of a ruleset file (YAML or .rules), read before parsing",
           "`file-too-large`"),
     Limit("MAX_DEAL_BYTES", "kallisti.cli.play", "bytes of a `--deal` file", "`deal-too-large`"),
     Limit("MAX_COMMAND_CHARS", "kallisti.cli.command_lines", "characters of one piped command line",
@@ -41,19 +41,19 @@ LIMITS = (
           "rule changes of a save's log, and those waiting for the next deal (each is checked again on loading)",
           "`save-too-many-events`, on loading and on saving; in play, a further change is `change-too-many`"),
     Limit("MAX_CATALOGUE_BYTES", "kallisti.catalogue", "bytes of a catalogue of rule changes", "`catalogue-too-large`"),
-    Limit("MAX_DEPTH", "kallisti.model.located", "nesting of YAML maps and lists, and of .rules flow values",
+    Limit("MAX_DEPTH", "kallisti.located", "nesting of YAML maps and lists, and of .rules flow values",
           "`yaml-depth`, `too-deep`"),
-    Limit("MAX_NUMBER_DIGITS", "kallisti.model.located", "digits of a number in a ruleset file or a rule change",
+    Limit("MAX_NUMBER_DIGITS", "kallisti.located", "digits of a number in a ruleset file or a rule change",
           "`number-too-long`"),
-    Limit("MAX_LIST_ITEMS", "kallisti.model.located",
+    Limit("MAX_LIST_ITEMS", "kallisti.located",
           "items of any list of a ruleset file, and words and list items of a .rules line, counted while it is read "
           "(the schema allows each list far fewer: below)", "`too-many-items`"),
-    Limit("MAX_MAP_KEYS", "kallisti.model.located", "keys of any map of a ruleset file, counted while it is read",
+    Limit("MAX_MAP_KEYS", "kallisti.located", "keys of any map of a ruleset file, counted while it is read",
           "`too-many-keys`"),
-    Limit("MAX_NODES", "kallisti.model.located",
+    Limit("MAX_NODES", "kallisti.located",
           "values of a ruleset file in all (YAML nodes; words and list items of .rules lines), counted while it is read",
           "`too-many-items`"),
-    Limit("MAX_FINDINGS", "kallisti.model.located", "errors reported for one file (the schema's, a .rules file's lines')",
+    Limit("MAX_FINDINGS", "kallisti.located", "errors reported for one file (the schema's, a .rules file's lines')",
           "`more-errors`: how many more, or where reading stopped"),
     # The ruleset
     Limit("MAX_EXTENDS_DEPTH", "kallisti.model.loader", "files in an `extends` chain", "`extends-depth`"),

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, settings
 from typer.testing import CliRunner
 
 from kallisti.errors import KallistiError
-from kallisti.model.located import plain
+from kallisti.located import plain
 
 CORPUS = Path(__file__).parent / "corpus"
 SUPPRESSED = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]

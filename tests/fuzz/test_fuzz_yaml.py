@@ -1,4 +1,4 @@
-"""Fuzz the YAML loader (model/located.py, loader.py) and all that loads a ruleset after it: small games and
+"""Fuzz the YAML loader (located.py, loader.py) and all that loads a ruleset after it: small games and
 variants dumped from data with odd values put in, YAML that attacks the parser (tags, aliases, documents, deep
 nesting), mutated, and noise; each loads or is refused with findings, and one that loads is played a little."""
 

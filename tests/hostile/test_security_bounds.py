@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from kallisti import located
 from kallisti.cli.app import app
 from kallisti.errors import MAX_EXCERPT, KallistiError, Pos
 from kallisti.grammar import rules_front
-from kallisti.model import loader, located
-from kallisti.model.located import MAX_FINDINGS, MAX_LIST_ITEMS, MAX_MAP_KEYS, MAX_NODES, load_yaml
+from kallisti.located import MAX_FINDINGS, MAX_LIST_ITEMS, MAX_MAP_KEYS, MAX_NODES, load_yaml
+from kallisti.model import loader
 from kallisti.model.ruleset import load_ruleset
 from kallisti.schema import count_limits, schema, schema_table
 

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable
 import yaml
 
 from kallisti.model.loader import parse_file, resolve, shipped_games
-from kallisti.model.located import plain
+from kallisti.located import plain
 
 PER_GAME = 3  # the most mutants an operator makes of one game
 RULE_KEYS = ("build", "empty", "take", "sequence", "dealing", "discard")

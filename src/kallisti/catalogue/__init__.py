@@ -72,7 +72,7 @@ def load_catalogue(game: str) -> tuple[CatalogueEntry, ...]:
 
 def read_catalogue(text: str, source: str, game: str) -> tuple[CatalogueEntry, ...]:
     """The entries of catalogue text for `game`, after the schema and the uniqueness of ids; every problem at once."""
-    from kallisti.model.located import load_yaml, position_at
+    from kallisti.located import load_yaml, position_at
 
     data = load_yaml(text, source)
     start = Pos(source, 1, 1)

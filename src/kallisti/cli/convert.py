@@ -38,7 +38,7 @@ def _push(node, key, notes: list[str]) -> None:
 
 def _gather(node) -> list[str]:
     """Every comment inside `node`, in the order of the data, taken off the nodes that held them."""
-    from kallisti.model.located import LDict, LList
+    from kallisti.located import LDict, LList
 
     out: list[str] = []
     if isinstance(node, LDict):
@@ -58,7 +58,7 @@ def for_rules(data) -> LDict:
     and item at any depth. A comment kept deeper than the .rules syntax goes (inside a clause, a
     `turn` map, a suit…) moves up to the nearest line that has one, so it is written and read back."""
     from kallisti.grammar.rules_writer import lose_text, pattern_text
-    from kallisti.model.located import LDict, copy
+    from kallisti.located import LDict, copy
 
     d = copy(data)
     if isinstance(d, LDict):
@@ -73,7 +73,7 @@ def for_rules(data) -> LDict:
 
 def _file(d: LDict, lose_text, pattern_text) -> None:
     from kallisti.grammar.rules_writer import STATEMENT_WORDS, _WORD, layout_text
-    from kallisti.model.located import LDict, LList
+    from kallisti.located import LDict, LList
 
     for key, v in d.items():
         if key == "deck" and isinstance(v, LDict):
@@ -122,7 +122,7 @@ def _group(group: LDict) -> None:
     from kallisti.grammar.rules_words import ROLES
     from kallisti.grammar.rules_writer import rule_block, rule_phrase
     from kallisti.rule_words import RULE_KEYS
-    from kallisti.model.located import LList
+    from kallisti.located import LList
 
     for k, v in group.items():
         if k in RULE_KEYS and isinstance(v, LList) and rule_phrase(k, v) is None and rule_block(v) is not None:
@@ -169,7 +169,7 @@ def read_back(text: str, syntax: str, source: str):
         from kallisti.grammar.rules_front import parse_rules
 
         return parse_rules(text, source)
-    from kallisti.model.located import load_yaml
+    from kallisti.located import load_yaml
 
     return load_yaml(text, source)
 
@@ -178,7 +178,7 @@ def write_checked(data, syntax: str, source: str) -> str:
     """The text of `data` in `syntax`, after checking that it reads back as the same data with the same
     comments; a KallistiError (with one `convert-loss` finding) when it would not."""
     from kallisti.grammar.rules_writer import Unwritable
-    from kallisti.model.located import plain
+    from kallisti.located import plain
 
     where = Pos(source)
     try:

@@ -31,7 +31,7 @@ def heading(path: Path) -> dict:
     parse_file), but without building the file's data or any parser: a `.rules` file is read line by line, a YAML
     file by libyaml's events. A file these cannot settle at once (a quoted title, a value that is not a plain string,
     a key given twice, no libyaml) is read by the loader, whose findings then stop the listing as before."""
-    from kallisti.model.located import MAX_FILE_BYTES
+    from kallisti.located import MAX_FILE_BYTES
     from kallisti.textfiles import read_text
 
     text = read_text(path, MAX_FILE_BYTES, "the ruleset file", "file")

@@ -218,7 +218,7 @@ def variant_comments(parent: dict, ref: str, syntax: str) -> list[str]:
 # ---- the file --------------------------------------------------------------------------------------
 def variant_data(parent: dict, extends: str, ref: str, title: str, syntax: str, file: str = "FILE"):
     """The new file's data, its comments attached (as the readers keep them)."""
-    from kallisti.model.located import LDict
+    from kallisti.located import LDict
 
     data = LDict()
     data["extends"] = extends

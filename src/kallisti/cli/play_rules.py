@@ -20,7 +20,7 @@ class RulesWatcher:
         self.text = self._read()
 
     def _read(self) -> str | None:
-        from kallisti.model.located import MAX_FILE_BYTES
+        from kallisti.located import MAX_FILE_BYTES
         from kallisti.textfiles import read_text
 
         try:
@@ -53,7 +53,7 @@ def rules_on_table(new, game, where: Pos):
     (a rule names a pile group the table lacks) or fail the trial a change must pass."""
     from kallisti.interpreter import amend
     from kallisti.interpreter.save import compile_resolved
-    from kallisti.model.located import plain
+    from kallisti.located import plain
 
     data, table = plain(new.data), plain(game.rules.data)
     data["deck"] = {**table["deck"], "shuffle": data["deck"].get("shuffle", table["deck"].get("shuffle"))}

@@ -27,7 +27,7 @@ from kallisti.grammar.rules_lines import Line, LineError, finding, kind, layout,
 from kallisti.grammar.rules_paths import parse_value, path_parts, resolve_path
 from kallisti.grammar.rules_values import expr_text, flow_value, honour_rule, lose_fields, pattern_fields, put, unquote
 from kallisti.grammar.rules_words import change_parser, rules_parser
-from kallisti.model.located import LDict, LList
+from kallisti.located import LDict, LList
 from kallisti.schema import PATCH_SCHEMA, schema, validator_class
 
 ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]*")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kallisti.grammar.rules_lines import Line, LineError, finding, kind
 from kallisti.grammar.rules_values import append, name_of, phrase_text, put, token_value
-from kallisti.model.located import LDict, LList
+from kallisti.located import LDict, LList
 
 
 def _rank(ln: Line, node, text: str):

@@ -6,7 +6,7 @@ from lark import Token
 
 from kallisti.grammar.rules_lines import Line, LineError, finding, kind
 from kallisti.grammar.rules_values import append, expr_text, name_of, phrase_text, put, rule_value
-from kallisti.model.located import LDict, LList
+from kallisti.located import LDict, LList
 from kallisti.rule_words import RULE_KEYS
 from kallisti.schema import MAX_DEAL_ROWS
 

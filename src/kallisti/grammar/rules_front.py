@@ -33,7 +33,7 @@ from kallisti.grammar.rules_lines import Line, LineError, finding, kind, layout,
 from kallisti.grammar.rules_paths import parse_value, path_parts, resolve_path
 from kallisti.grammar.rules_values import (append, clause, expr_text, honour_rule, lose_fields, name_of, pattern_fields,
                                            phrase_text, put, token_value, unquote)
-from kallisti.model.located import MAX_FILE_BYTES, MAX_FINDINGS, LDict, LList
+from kallisti.located import MAX_FILE_BYTES, MAX_FINDINGS, LDict, LList
 
 
 def _segments(text: str, begin: int):

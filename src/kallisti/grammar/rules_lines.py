@@ -11,7 +11,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from kallisti.errors import Finding, KallistiError, Pos, caret, did_you_mean
 from kallisti.grammar.rules_words import MOMENT_PHRASES, ROLES, TOP_KEYS, keywords, macro_phrases, rules_parser
-from kallisti.model.located import MAX_DEPTH, MAX_FINDINGS, MAX_LIST_ITEMS, MAX_NODES, MAX_NUMBER_DIGITS
+from kallisti.located import MAX_DEPTH, MAX_FINDINGS, MAX_LIST_ITEMS, MAX_NODES, MAX_NUMBER_DIGITS
 
 
 @dataclass

@@ -11,7 +11,7 @@ from kallisti.grammar.pile_phrases import apply_pile_items
 from kallisti.grammar.rules_lines import Line, LineError, finding, kind, parse_line
 from kallisti.grammar.rules_values import expr_text, flow_value, lose_fields, pattern_fields, value_pos
 from kallisti.grammar.rules_words import TOP_KEYS
-from kallisti.model.located import LDict
+from kallisti.located import LDict
 from kallisti.rule_words import RULE_KEYS, path_part
 
 

@@ -9,7 +9,7 @@ from lark import Token
 from kallisti.errors import Finding, Pos, did_you_mean
 from kallisti.grammar.rules_lines import Line, LineError, finding, kind, parse_line
 from kallisti.grammar.rules_words import MOMENT_PHRASES
-from kallisti.model.located import MAX_DEPTH, MAX_LIST_ITEMS, MAX_MAP_KEYS, LDict, LList
+from kallisti.located import MAX_DEPTH, MAX_LIST_ITEMS, MAX_MAP_KEYS, LDict, LList
 
 
 def unquote(ln: Line, token: Token, text: str) -> str:

@@ -28,7 +28,7 @@ from kallisti.model import amended
 from kallisti.model.amended import MAX_CACHED, apply_all, data_key, play_key
 # The bounds of the cache of compiled changes, where limits.py lists them.
 from kallisti.model.amended import MAX_CACHED_BYTES  # noqa: F401
-from kallisti.model.located import LDict
+from kallisti.located import LDict
 from kallisti.model.ruleset import Ruleset
 
 TRIAL_DEALS = 3  # seeded deals a change is tried on
@@ -184,7 +184,7 @@ def _left_behind(current, baseline, rules, patch, text: str, source: str, sugges
 
 def _change_pos(patch, source: str) -> Pos:
     """Where a change names what it changes: its path (after the verb), else its start."""
-    from kallisti.model.located import child_pos
+    from kallisti.located import child_pos
     from kallisti.model.patch import verb_of
 
     try:
@@ -274,7 +274,7 @@ def _candidates(f: Finding, patch, current):
     the finding's own suggestion offers no change."""
     import difflib
 
-    from kallisti.model.located import plain
+    from kallisti.located import plain
     from kallisti.model.patch import split_path, verb_of
 
     verb = verb_of(patch)

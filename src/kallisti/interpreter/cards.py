@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 
 from kallisti.errors import KallistiError, Finding, Pos, did_you_mean
-from kallisti.model.located import plain
+from kallisti.located import plain
 
 NO_CARD_RANK = -100  # rank of the "no card" sentinel (the top of an empty pile): never adjacent to a real rank
 

@@ -54,7 +54,7 @@ class LiveRules:
 
     def same_layout(self, rules) -> bool:
         """Whether `rules` describe the same deck and the same piles as this game's table."""
-        from kallisti.model.located import plain
+        from kallisti.located import plain
 
         def deck(r):
             return {k: v for k, v in plain(r.data["deck"]).items() if k != "shuffle"}

@@ -17,7 +17,7 @@ from kallisti.durable import write_atomic  # the commands that write files impor
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.game import LayoutChanged
 from kallisti.interpreter.save_log import refuse_another_change, refuse_too_many_events
-from kallisti.model.located import located
+from kallisti.located import located
 from kallisti.textfiles import line_column
 from kallisti.unsafe import char_name, unsafe_char, visible
 
@@ -212,7 +212,7 @@ def next_deal_rules(rules, waiting: Sequence[dict], source: str = "<next deal>")
 def adopt_rules(game, rules, file: str = "") -> None:
     """Play on under a whole new ruleset (a file reloaded by `play --watch`), unless the game's log holds
     MAX_SAVE_CHANGES rule changes already (`change-too-many`)."""
-    from kallisti.model.located import plain
+    from kallisti.located import plain
 
     refuse_another_change(game.events, 0, Pos(file or "<rules>", 1, 1))
     game.change_rules(rules, {"type": "rules", "file": visible(file), "resolved": plain(rules.data)})

@@ -9,7 +9,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from kallisti.errors import KallistiError, Pos
-from kallisti.model.located import LDict, copy, plain
+from kallisti.located import LDict, copy, plain
 from kallisti.model.loader import normalise, schema_findings
 from kallisti.model.patch import apply_patch
 

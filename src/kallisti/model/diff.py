@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kallisti.model.located import plain
+from kallisti.located import plain
 
 MAX_SHOWN = 120  # characters of one value shown in a diff line; a long text is cut with `…`
 PROVENANCE = ("macro",)  # clause keys that say where a clause came from, not what it means

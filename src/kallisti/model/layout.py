@@ -7,7 +7,7 @@ top-level `layout` mapping when it has one (layout hints: docs/language.md, docs
 
 from __future__ import annotations
 
-from kallisti.model.located import plain
+from kallisti.located import plain
 
 FANS = ("down", "right", "none")
 TOP_ROW = ("stock", "waste", "cell", "foundation", "discard")  # in this order, left to right

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
-from kallisti.model.located import MAX_FINDINGS, LDict, LList, copy, located, position_at
+from kallisti.located import MAX_FINDINGS, LDict, LList, copy, located, position_at
 from kallisti.model.macros import expand_rule
 from kallisti.model.patch import RULE_KEYS, additions_to_patches, apply_patch, overrides_to_patches
 from kallisti.schema import validator_class
@@ -78,10 +78,10 @@ def locate(ref: str) -> Path:
 def parse_file(path: Path, text: str | None = None, warnings: list | None = None):
     """Read a ruleset file (YAML, or the .rules syntax by its extension) into located plain data; the warnings its text
     gives (a YAML comment that cuts a text short) are added to `warnings` when it is given."""
-    from kallisti.model.located import load_yaml
+    from kallisti.located import load_yaml
 
     if text is None:
-        from kallisti.model.located import MAX_FILE_BYTES
+        from kallisti.located import MAX_FILE_BYTES
         from kallisti.textfiles import read_text
 
         text = read_text(path, MAX_FILE_BYTES, "the ruleset file", "file")
@@ -386,7 +386,7 @@ def _parent_text(path: Path, ref: str, pos: Pos) -> str:
     """The text of the file `extends: ref` names, read with the limits of any ruleset file; a file that cannot be
     read (access denied, an I/O error, gone since it was found) is a finding at the value of `extends`, where its
     author looks."""
-    from kallisti.model.located import MAX_FILE_BYTES
+    from kallisti.located import MAX_FILE_BYTES
     from kallisti.textfiles import read_text
 
     try:

@@ -6,7 +6,7 @@ The phrases and the clauses each stands for are in kallisti.rule_words, which th
 from __future__ import annotations
 
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
-from kallisti.model.located import LList, located
+from kallisti.located import LList, located
 from kallisti.rule_words import expand_macro, macro_names
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
-from kallisti.model.located import LDict, LList, child_pos, copy, located
+from kallisti.located import LDict, LList, child_pos, copy, located
 from kallisti.rule_words import RULE_KEYS, path_part
 
 # `replace` carries a `require:`/`forbid:` key of its own, so it is recognised before those verbs.

@@ -12,7 +12,7 @@ from kallisti.model import clean_loads
 from kallisti.model.hands import compile_hands
 from kallisti.model.modifiers import compile_modifiers, overlay_findings
 from kallisti.model.table import compile_table
-from kallisti.model.located import LDict, plain, position_at
+from kallisti.located import LDict, plain, position_at
 from kallisti.model.loader import MAX_CLAUSES, Source, cap_findings, chain_texts, resolve
 from kallisti.model.says import SaysSeen, booleans_as_words, render_says, says_findings
 

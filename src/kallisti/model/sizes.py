@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from kallisti.errors import Finding, Pos
-from kallisti.model.located import LDict, LList, position_at
+from kallisti.located import LDict, LList, position_at
 from kallisti.schema import schema
 
 _COMBINATORS = ("oneOf", "anyOf")

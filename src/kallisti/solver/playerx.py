@@ -30,7 +30,7 @@ from kallisti.errors import KallistiError
 from kallisti.interpreter import amend
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
-from kallisti.model.located import plain
+from kallisti.located import plain
 from kallisti.model.patch import split_path, verb_of
 
 NASTY = 1.0  # a change that costs the target at least this many cards a turn is nasty

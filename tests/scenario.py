@@ -226,6 +226,15 @@ def play_turn(match) -> None:
             match.move(w.seat, hint(match.game))
 
 
+def revoked_by_ann(match, change_id: str):
+    """ann plays her turn out; after bob's next turn she, as Player X for him, revokes the change he imposed on her."""
+    play_turn(match)  # ann
+    match.pass_turn(1)
+    play_turn(match)  # bob
+    match.revoke(0, change_id)
+    return match
+
+
 def on_turn(match, seat: int) -> None:
     """Go through what is due before the seat's first move (honour rules, the shuffle)."""
     from kallisti.interpreter.match import Waiting

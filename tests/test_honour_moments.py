@@ -73,7 +73,9 @@ def test_before_deal_is_asked_before_each_deal_of_a_turn_and_turn_start_once(dis
             assert match.events[i + 1] == {"type": "ack", "seat": 0, "rule": "dance", "at": "before-deal"}
 
 
-def test_a_deal_waits_for_its_honour_rule_and_only_the_deal(discordian):
+def at_the_first_stock_deal(discordian) -> Match:
+    """A match played by the hint up to the first move that deals from the stock (honour rules acknowledged, the
+    shuffle chosen), that move not made."""
     match = Match(discordian, [Seat("ann"), Seat("bob")], SEED)
     while True:
         w = match.waiting()
@@ -82,9 +84,13 @@ def test_a_deal_waits_for_its_honour_rule_and_only_the_deal(discordian):
         elif w.what == "shuffle":
             match.choose_shuffle(w.seat, True)
         elif is_deal(match.game, hint(match.game)):
-            break
+            return match
         else:
             match.move(w.seat, hint(match.game))
+
+
+def test_a_deal_waits_for_its_honour_rule_and_only_the_deal(discordian):
+    match = at_the_first_stock_deal(discordian)
     game, stock = match.game, stock_size(match.game)
     assert match.move(0, hint(game)) == []  # asked for, not yet made
     assert stock_size(game) == stock and match.waiting().what == "ack" and match.waiting().honour.id == "dance"
@@ -136,17 +142,7 @@ def test_a_log_that_asked_before_deal_once_a_turn_still_replays(discordian):
 
 
 def test_redo_of_a_stock_deal_asks_before_it_again(discordian):
-    match = Match(discordian, [Seat("ann"), Seat("bob")], SEED)
-    while True:
-        w = match.waiting()
-        if w.what == "ack":
-            match.acknowledge(w.seat)
-        elif w.what == "shuffle":
-            match.choose_shuffle(w.seat, True)
-        elif is_deal(match.game, hint(match.game)):
-            break
-        else:
-            match.move(w.seat, hint(match.game))
+    match = at_the_first_stock_deal(discordian)
     game = match.game
     match.move(0, hint(game))
     match.acknowledge(0)

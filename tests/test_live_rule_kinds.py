@@ -6,14 +6,13 @@ from __future__ import annotations
 
 
 import pytest
-from scenario import changed_data, imposed_on_ann, play_turn, reloaded, ruleset
+from scenario import changed_data, imposed_on_ann, reloaded, revoked_by_ann, ruleset
 
 from kallisti.errors import KallistiError
 from kallisti.grammar.changes import parse_change
 from kallisti.grammar.rules_writer import change_text
 from kallisti.interpreter.amend import amend, compile_data
 from kallisti.interpreter.game import Game
-from kallisti.interpreter.match import Match
 from kallisti.interpreter.notation import MoveRefused, describe, parse_move
 from kallisti.located import plain
 
@@ -152,15 +151,6 @@ def test_an_added_losing_rule_ends_the_game_lost_with_its_words():
 
 
 # ---- in a match: the player it was imposed on only, through save, load and revoke ----------------------------
-def revoked_by_ann(match, change_id: str) -> Match:
-    """ann plays her turn out; after bob's next turn she, as Player X for him, revokes the change he imposed on her."""
-    play_turn(match)  # ann
-    match.pass_turn(1)
-    play_turn(match)  # bob
-    match.revoke(0, change_id)
-    return match
-
-
 def test_an_added_compulsory_move_bites_its_target_only_and_survives_save_load_and_revoke():
     match = imposed_on_ann(DEAL_ANY_TIME, LOW_FIRST)
     assert [(c.id, c.target, c.text) for c in match.active_changes(0)] == [("c1", 0, DEAL_ANY_TIME), ("c2", 0, LOW_FIRST)]

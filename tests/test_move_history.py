@@ -9,7 +9,7 @@ import json
 
 import pytest
 import yaml
-from scenario import changed_data, imposed_on_ann, play_turn, reloaded, ruleset, winnable
+from scenario import changed_data, imposed_on_ann, reloaded, revoked_by_ann, ruleset, winnable
 
 from kallisti.errors import KallistiError
 from kallisti.interpreter.amend import compile_data
@@ -219,11 +219,7 @@ def test_a_change_reading_the_moves_bites_its_target_only_and_survives_save_load
     # After a deal the foundation starts afresh: the card on it was dealt, not played.
     assert legal_after(match.rules_for(0), AFRESH, "c1 f") == {"d"}
     assert legal_after(match.rules_for(0), AFRESH, "c1 f", "d") == {"c2 f"}
-    match = imposed_on_ann(text)  # afresh: an arranged position ends the turn's pack
-    play_turn(match)  # ann
-    match.pass_turn(1)
-    play_turn(match)  # bob
-    match.revoke(0, "c1")
+    match = revoked_by_ann(imposed_on_ann(text), "c1")  # afresh: an arranged position ends the turn's pack
     for m in (match, reloaded(match)):
         assert m.active_changes(0) == []
         assert legal_after(m.rules_for(0), AFTER_A_FIVE, "c1 f") == bob_may

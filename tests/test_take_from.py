@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 import yaml
-from scenario import changed_data, imposed_on_ann, play_turn, reloaded, ruleset, winnable
+from scenario import changed_data, imposed_on_ann, reloaded, revoked_by_ann, ruleset, winnable
 
 from kallisti.errors import Pos
 from kallisti.grammar.rules_front import parse_rules
@@ -220,11 +220,7 @@ def test_both_ends_of_a_column_bite_the_target_only_and_survive_save_load_and_re
         assert legal(bobs) == {"d"}
         with pytest.raises(MoveRefused, match="only cards from the top of c1 may move"):
             parse_move(bobs, "c1@1 f")
-    match = imposed_on_ann(BOTH_ENDS)
-    play_turn(match)  # ann
-    match.pass_turn(1)
-    play_turn(match)  # bob
-    match.revoke(0, "c1")
+    match = revoked_by_ann(imposed_on_ann(BOTH_ENDS), "c1")
     for m in (match, reloaded(match)):
         assert m.active_changes(0) == []
         assert legal(Game(m.rules_for(0), seed=1).arrange(dict(FAR_END))) == {"d"}

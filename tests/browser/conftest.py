@@ -91,7 +91,13 @@ def page(browser, server):
     """A fresh page of the server; a JavaScript error on it fails the test."""
     # Playwright's wait_for_function runs its predicate through eval, which the page's Content-Security-Policy
     # forbids; the page under its policy is tested in tests/test_web_hardening.py.
-    context = browser.new_context(viewport=VIEWPORT, base_url=server, reduced_motion="reduce", bypass_csp=True)
+    yield from watched_page(browser, server, viewport=VIEWPORT)
+
+
+def watched_page(browser, server, **context_options):
+    """A page of the server in a new browser context (motion reduced, the CSP bypassed, with `context_options`), yielded
+    to a fixture; a JavaScript error on it fails the test when the fixture ends."""
+    context = browser.new_context(base_url=server, reduced_motion="reduce", bypass_csp=True, **context_options)
     pg = context.new_page()
     pg.set_default_timeout(WAIT_MS)
     errors: list[str] = []

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import SCREENSHOTS, WAIT_MS, missing
+from .conftest import SCREENSHOTS, WAIT_MS, missing, watched_page
 from .test_table import card_at, message, open_game, pile, play_through_api, rest_pointer, shown, skip_bot_turn, \
     solution, state, wait_redrawn
 
@@ -21,15 +21,7 @@ CARD_MIN = 34  # px: the narrowest card (table.js CARD_MIN)
 @pytest.fixture
 def phone(browser, server):
     """A page on a phone's screen, touch first; a JavaScript error on it fails the test."""
-    context = browser.new_context(viewport=PHONE, base_url=server, reduced_motion="reduce", bypass_csp=True,
-                                  has_touch=True, is_mobile=True, device_scale_factor=2)
-    pg = context.new_page()
-    pg.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield pg
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    yield from watched_page(browser, server, viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
 
 
 @pytest.fixture

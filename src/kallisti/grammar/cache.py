@@ -80,8 +80,9 @@ def _build(grammar: str, options: dict):
     return Lark.open(grammar, rel_to=str(HERE / grammar), **options)
 
 
-def _load(path: Path, key: str):
-    """The parser kept at `path` under `key`, or None."""
+def read_owned(path: Path, most: int = -1) -> bytes | None:
+    """The bytes of the file at `path` (at most `most` of them, when given) when it is a regular file the user owns
+    that only the user may write, opened without following a link; None otherwise, or when it cannot be read."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
@@ -91,7 +92,18 @@ def _load(path: Path, key: str):
             info = os.fstat(fh.fileno())
             if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
                 return None
-            record = json.loads(fh.read(), object_hook=_decoded)
+            return fh.read(most)
+    except OSError:
+        return None
+
+
+def _load(path: Path, key: str):
+    """The parser kept at `path` under `key`, or None."""
+    text = read_owned(path)
+    if text is None:
+        return None
+    try:
+        record = json.loads(text, object_hook=_decoded)
         if not isinstance(record, dict) or record.get("key") != key:
             return None
         from lark import Lark

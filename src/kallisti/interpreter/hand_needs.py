@@ -74,13 +74,9 @@ def _order_free(node: Node, held: bool = False) -> bool:
     return False
 
 
-# The top-level `and` parts, left to right: the order in which the compiler compiles them (`Grouping.parts`).
-conjuncts = and_parts
-
-
 def _read(node: Node, text: str) -> Needs:
     totals, same, every, some, fixed, counts = [], [], [], [], [], []
-    for i, part in enumerate(conjuncts(node)):
+    for i, part in enumerate(and_parts(node)):  # in the order the compiler compiles them (`Grouping.parts`)
         if not _reads_scope(part, ("cards", "count")):
             fixed.append(i)
             continue

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from math import comb
 
 from kallisti.errors import KallistiError, Pos
-from kallisti.grammar.expressions import parse_expression
+from kallisti.grammar.expressions import and_parts, parse_expression
 from kallisti.interpreter.compiler import HAND_SCOPE, Ctx, RuleRuntimeError
-from kallisti.interpreter.hand_needs import Needs, conjuncts, needs_of
+from kallisti.interpreter.hand_needs import Needs, needs_of
 
 
 @dataclass
@@ -150,7 +150,7 @@ class SetPruning:
         for g in self.simple:
             try:
                 needs = needs_of(g.text)
-                aligned = len(conjuncts(parse_expression(g.text, Pos("<grouping>")))) == len(g.parts)
+                aligned = len(and_parts(parse_expression(g.text, Pos("<grouping>")))) == len(g.parts)
             except KallistiError:
                 needs, aligned = Needs(), False
             if not aligned:

@@ -19,7 +19,6 @@ import functools
 import hashlib
 import json
 import os
-import stat
 import tempfile
 from pathlib import Path
 
@@ -77,17 +76,12 @@ def _folder() -> Path | None:
 
 def _read(path: Path) -> list[str]:
     """The hashes recorded at `path`: none unless it is a regular file the user owns that only the user may write."""
+    from kallisti.grammar.cache import read_owned
+
+    text = read_owned(path, 1_000_000)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return []
-    try:
-        with os.fdopen(fd, "rb") as fh:
-            info = os.fstat(fh.fileno())
-            if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
-                return []
-            record = json.loads(fh.read(1_000_000))
-    except (OSError, ValueError):
+        record = json.loads(text) if text is not None else None
+    except ValueError:
         return []
     if not isinstance(record, dict) or record.get("format") != FORMAT or not isinstance(record.get("keys"), list):
         return []

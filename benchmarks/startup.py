@@ -6,8 +6,9 @@ Each command is run N times (default 11) as a fresh process, after one run that 
 turns so that a drift in the machine's speed touches each alike: `kallisti --help`, `kallisti list`, `kallisti
 validate` of the shipped Forty Thieves file, and `kallisti play forty-thieves --seed 1` up to its first prompt (its
 input is `q`, so it prints the table and quits); beside them `python -c pass`, the interpreter's own start, and a
-typer app of two commands that do nothing, its `--help` and one command: the floor typer sets (rich to render help,
-pydantic to read any command's options). A run's CPU seconds (user + system) are the operating system's accounting
+typer app of two commands that do nothing, its `--help` and its command with an argument and an option, and
+`import typer` alone: the floors typer sets (rich to render help, pydantic to convert any option's value; FLOORS
+says which is under which kallisti command). A run's CPU seconds (user + system) are the operating system's accounting
 of the finished child (`getrusage(RUSAGE_CHILDREN)` read around it), so time the machine spends on other work does
 not count. Printed: min and median per command, and the median less `python -c pass`'s. The targets of issue 24 (CPU,
 medians): `--help` and `list` under 0.15 s, the first prompt of `play` under 0.25 s, `validate` of one file under 0.3 s.
@@ -37,9 +38,15 @@ TYPER_APP = """\
 import typer
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 app.command("a")(lambda: None)
-app.command("b")(lambda: None)
+@app.command("b")
+def b(name: str, seed: int = typer.Option(1, "--seed")):
+    pass
 app()
 """
+# Which floor each kallisti command is measured against: typer's --help (rich renders it); typer's import, under a
+# command with no option (kallisti's `--help` flag is False when not given, so typer converts no value); a command with an argument and an option, as play and validate
+# take (typer converts each value with a pydantic TypeAdapter, importing pydantic to build it).
+FLOORS = {"--help": "typer app --help", "list": "import typer", "validate": "typer app b", "play": "typer app b"}
 
 
 def kallisti() -> list[str]:
@@ -57,7 +64,8 @@ def commands() -> list[tuple[str, list[str], bytes]]:
     return [
         ("python -c pass", [sys.executable, "-c", "pass"], b""),
         ("typer app --help", [sys.executable, "-c", TYPER_APP, "--help"], b""),
-        ("typer app a", [sys.executable, "-c", TYPER_APP, "a"], b""),
+        ("import typer", [sys.executable, "-c", "import typer"], b""),
+        ("typer app b", [sys.executable, "-c", TYPER_APP, "b", "x", "--seed", "2"], b""),
         ("--help", [*k, "--help"], b""),
         ("list", [*k, "list"], b""),
         ("validate", [*k, "validate", str(ROOT / "src/kallisti/rulesets/forty-thieves.yaml")], b""),

@@ -65,6 +65,48 @@ def test_list_builds_no_grammar_and_checks_no_schema(tmp_path):
     assert not (tmp_path / "kallisti").exists()  # no parser was built, so none was kept
 
 
+def command_modules(modules: set[str]) -> set[str]:
+    """The modules of kallisti's commands among `modules` (cli/app.py's COMMANDS), by command name."""
+    from kallisti.cli.app import COMMANDS
+
+    return {name for name, target in COMMANDS.items() if target.split(":")[0] in modules}
+
+
+def test_a_command_imports_its_own_module_and_no_other_commands():
+    assert command_modules(modules_after(["list"])) == {"list"}
+    assert command_modules(modules_after(["validate", "--help"])) == {"validate"}
+    assert command_modules(modules_after(["--version"])) == set()
+
+
+def test_the_top_help_lists_every_command_in_order():
+    from typer.testing import CliRunner
+
+    from kallisti.cli.app import COMMANDS, app
+
+    shown = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "200"}).output
+    listed = [line.split()[1] for line in shown.splitlines() if line.startswith("│ ") and len(line.split()) > 2]
+    assert [name for name in listed if not name.startswith("-")] == list(COMMANDS)
+    assert command_modules(modules_after(["--help"])) == set(COMMANDS)  # each command's first line is its own
+
+
+def test_help_and_list_convert_no_option_value_so_never_import_pydantic():
+    # typer converts an option's value through a pydantic TypeAdapter unless it is already a bool: an unset --help
+    # flag would be None (cli/helpstyle.settled makes it False), and importing pydantic to convert it would cost more
+    # than `list` itself. A command with a typed option still needs it.
+    assert "pydantic" not in modules_after(["--help"], ["list"], ["list", "--help"], ["--version"])
+    assert "pydantic" in modules_after(["show", "forty-thieves"])
+
+
+def test_an_unknown_command_is_refused_with_the_commands_known():
+    from typer.testing import CliRunner
+
+    from kallisti.cli.app import app
+
+    done = CliRunner().invoke(app, ["lst"])
+    assert done.exit_code == 2
+    assert "No such command 'lst'" in done.output
+
+
 # -- `list`: the titles without the loader ------------------------------------------------------------------------
 
 def loaders_heading(path: Path) -> dict:

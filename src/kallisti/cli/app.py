@@ -6,6 +6,33 @@ import typer
 
 from kallisti.cli.helpstyle import HelpGroup
 
+# Each command's function, by the name typed: its module is imported when the command is used (or its help shown),
+# so that `kallisti list` does not pay for `simulate`'s imports. Listed in the order `--help` shows them.
+COMMANDS = {
+    "list": "kallisti.cli.games:list_games",
+    "show": "kallisti.cli.show:show",
+    "play": "kallisti.cli.play:play",
+    "validate": "kallisti.cli.validate:validate",
+    "simulate": "kallisti.cli.simulate:simulate",
+    "convert": "kallisti.cli.convert:convert",
+    "fmt": "kallisti.cli.fmt:fmt",
+    "schema": "kallisti.cli.schema:schema",
+    "hand": "kallisti.cli.hand:hand",
+    "new": "kallisti.cli.new:new",
+    "check": "kallisti.cli.check:check",
+    "solve": "kallisti.cli.solve:solve",
+    "report": "kallisti.cli.winnability:report",
+    "serve": "kallisti.cli.serve:serve",
+    "stats": "kallisti.cli.stats:stats",
+}
+
+
+class KallistiGroup(HelpGroup):
+    """The `kallisti` group: its commands are those of COMMANDS."""
+
+    lazy_commands = COMMANDS
+
+
 app = typer.Typer(
     name="kallisti",
     help="kallisti: card games written as rules. Play, show, validate, simulate, convert and format rulesets; score hands.",
@@ -13,7 +40,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    cls=HelpGroup,  # each command's help names values (N, FILE) rather than typing them, and ends with examples
+    cls=KallistiGroup,  # commands imported when used; their help names values (N, FILE), and ends with examples
     rich_markup_mode="markdown",  # help paragraphs are reflowed to the terminal's width, lists and `commands` kept
 )
 
@@ -32,36 +59,6 @@ def _options(
                                  help="Print kallisti's version and exit."),
 ) -> None:
     pass
-
-
-def _register() -> None:
-    from kallisti.cli import convert, fmt, games, hand, play, show, simulate, validate
-
-    app.command("list")(games.list_games)
-    app.command("show")(show.show)
-    app.command("play")(play.play)
-    app.command("validate")(validate.validate)
-    app.command("simulate")(simulate.simulate)
-    app.command("convert")(convert.convert)
-    app.command("fmt")(fmt.fmt)
-    from kallisti.cli import schema as schema_cli
-    app.command("schema")(schema_cli.schema)
-    app.command("hand")(hand.hand)
-    from kallisti.cli import new as new_cli
-    app.command("new")(new_cli.new)
-    from kallisti.cli import check as check_cli
-    app.command("check")(check_cli.check)
-    from kallisti.cli import solve as solve_cli
-    app.command("solve")(solve_cli.solve)
-    from kallisti.cli import winnability as winnability_cli
-    app.command("report")(winnability_cli.report)
-    from kallisti.cli import serve as serve_cli
-    app.command("serve")(serve_cli.serve)
-    from kallisti.cli import stats as stats_cli
-    app.command("stats")(stats_cli.stats)
-
-
-_register()
 
 
 def main() -> None:

@@ -16,7 +16,7 @@ _RULES_LINE = re.compile(r'game[ \t]*:[ \t]*(?P<game>[^"#\s][^"#]*)|extends[ \t]
 
 def list_games() -> None:
     """List the shipped games: the name to pass to `play`, the title, and the game it extends."""
-    from kallisti.model.loader import shipped_games
+    from kallisti.shipped import shipped_games
 
     games = shipped_games()
     width = max([20, *map(len, games)])  # the titles in one column, however long a name

@@ -105,6 +105,25 @@ def test_a_change_no_deal_reads_is_tried_on_the_deals_of_the_rules_it_changes(mo
     assert played == [1, 2, 3, 1, 2, 3]  # other piles: other deals
 
 
+def test_a_change_of_the_score_alone_plays_no_deal_again(monkeypatch):
+    # The score is worked out once play has stopped: a change of it alone makes the moves of the rules before it, so
+    # their trial deals are scored again, not played again (nor for a change of the game's name).
+    rules = load_ruleset("discordian")
+    played = []
+    real = amend._trial_deal
+    monkeypatch.setattr(amend, "_trial_deal", lambda r, k, cap: played.append(k) or real(r, k, cap))
+    amend.forget_checked()
+    amend.amend(rules.data, "set score field.size * 2", baseline=rules)
+    assert played == [1, 2, 3]
+    amend.amend(rules.data, "set score field.size + stock.size", baseline=rules)
+    amend.amend(rules.data, "set game Discordian Again", baseline=rules)
+    assert played == [1, 2, 3]  # the same moves: the deals' ends scored again, not played again
+    amend.amend(rules.data, "set score moves.size", baseline=rules)
+    assert played == [1, 2, 3] * 2  # a score that reads the moves made: played again, keeping them
+    amend.amend(rules.data, "set field.count 5", baseline=rules)
+    assert played == [1, 2, 3] * 3
+
+
 def test_the_play_key_tells_apart_exactly_the_data_a_deal_reads():
     from kallisti.model.amended import apply_all, play_key
 

@@ -150,3 +150,44 @@ def test_a_command_records_its_clean_load_for_the_next(tmp_path):
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0 and "1 valid" in done.stdout, done.stdout + done.stderr
     assert len(recorded(tmp_path / "cache" / "kallisti" / clean_loads.FILE)) == 1
+
+
+def test_validate_answers_a_file_known_clean_without_compiling_it_and_checks_an_edited_one(cache, tmp_path):
+    from kallisti.cli.validate import validate_files
+
+    record, runs = cache
+    parent, child = tmp_path / "parent.yaml", tmp_path / "child.yaml"
+    shutil.copy(locate("forty-thieves"), parent)
+    child.write_text("extends: parent.yaml\ngame: Child\n", encoding="utf-8")
+    assert not clean_loads.known_clean(child)
+    assert [r.valid for r in validate_files([child])] == [True] and runs["checks"] == 1
+    assert clean_loads.known_clean(child)
+    compiled = []
+    original = ruleset.Ruleset.__init__
+
+    def counted_init(self, *args, **kwargs):
+        compiled.append(1)
+        return original(self, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ruleset.Ruleset, "__init__", counted_init)
+        (result,) = validate_files([child])
+        assert result.valid and result.findings == [] and compiled == []  # answered from the record
+        parent.write_text(parent.read_text(encoding="utf-8").replace("to: foundation", "to: fundation", 1),
+                          encoding="utf-8")
+        (result,) = validate_files([child])
+    assert not result.valid and "unknown-pile" in [f.code for f in result.findings]
+    assert not clean_loads.known_clean(child)
+
+
+def test_validate_of_a_file_known_clean_imports_neither_the_compiler_nor_lark(tmp_path):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env.pop("KALLISTI_NO_CACHE", None)
+    path = str(locate("forty-thieves"))
+    code = ("import sys\nsys.argv = ['kallisti', 'validate', sys.argv[1]]\nfrom kallisti.cli.app import main\n"
+            "try:\n    main()\nexcept SystemExit as done:\n    code = done.code\n"
+            "print(code, sorted(m for m in sys.modules if m.startswith(('lark', 'jsonschema', 'kallisti.interpreter'))))")
+    first = subprocess.run([sys.executable, "-c", code, path], env=env, capture_output=True, text=True, timeout=120)
+    assert "0 ['jsonschema'" in first.stdout, first.stdout + first.stderr  # the first validate checks and compiles
+    again = subprocess.run([sys.executable, "-c", code, path], env=env, capture_output=True, text=True, timeout=120)
+    assert again.stdout.splitlines()[-1] == "0 []" and "1 valid" in again.stdout, again.stdout + again.stderr

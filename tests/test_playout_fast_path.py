@@ -38,12 +38,13 @@ def shipped_patiences() -> list[str]:
 
 
 SHIPPED = shipped_patiences()
-# Shipped games: plain ones (taking the fast path), and others with runs, discards, checked clauses, hands,
-# refills, automatic moves (intelligence, la-nivernaise) and compulsory moves (decade, discordian): every shipped
-# patience, and Discordian (a match's ruleset, played here as a patience).
-PLAIN = ["forty-thieves", "freecell", "house-in-the-wood", "indian", "limited", "lucas", "maria", "number-ten",
-         "rank-and-file"]
-GENERAL = [name for name in SHIPPED if name not in PLAIN] + ["discordian"]
+# Shipped games: plain ones (taking the fast path, with spaces judged beyond their tables in busy-aces, congress and
+# house-on-the-hill, and compulsory moves in congress and discordian), and others with runs, discards, checked
+# build clauses, hands, refills, automatic moves (intelligence, la-nivernaise) and compulsory moves (decade): every
+# shipped patience, and Discordian (a match's ruleset, played here as a patience).
+PLAIN = ["busy-aces", "congress", "discordian", "forty-thieves", "freecell", "house-in-the-wood", "house-on-the-hill",
+         "indian", "limited", "lucas", "maria", "number-ten", "rank-and-file", "rouge-et-noir"]
+GENERAL = [name for name in SHIPPED if name not in PLAIN]
 SEEDS = [1, 2, 3]
 CAPS = [1000, 45]  # to the end (or the cap), and stopped part-way
 
@@ -106,7 +107,7 @@ def test_a_playout_plays_as_the_step_by_step_path(name, seed):
 # Forty Thieves changed so that the fast path meets what it takes the general path for, or skips work for:
 # wins that are reached (by a card move between groups, by a deal, by a move within a group: a win reading
 # more than group sizes), a lose rule, redeals (the index filed afresh),
-# a dealing condition, deals of several cards and deals onto the tableau.
+# a dealing condition, deals of several cards and deals onto the tableau, and compulsory moves.
 VARIANTS = {
     "win-on-sizes": "win: foundation.size >= 3",
     "win-on-piles": 'win: "any(p in foundation: p.size >= 2)"',
@@ -117,6 +118,7 @@ VARIANTS = {
     "dealing-rule": 'piles:\n  stock:\n    dealing: [{id: short-waste, require: "waste.size < 6"}]',
     "deal-three": "piles:\n  stock: {turn: {to: waste, count: 3}}",
     "deal-a-row": "piles:\n  stock: {turn: {to: tableau}}\nadd:\n  piles:\n    stock: {turn: {each: true}}",
+    "compulsory": "compulsory:\n  - {id: aces-home, kind: move, from: [tableau, waste], to: foundation, when: card.rank == first}",
 }
 
 

@@ -32,6 +32,9 @@ AT = Pos("<test>")
     ("pile.index > 2", C.BUILD_SCOPE, {"pile"}),
     ("pile in foundation", C.BUILD_SCOPE, {"pile"}),
     ("count == 1 or count == pile.face_up", C.TAKE_SCOPE, {"pile", "pile.state"}),  # a take rule's pile: the source
+    ("pile.size > 1 and not pile.empty", C.TAKE_SCOPE, {"pile", "pile.state"}),  # its shape alone
+    ("pile.top.rank == K", C.TAKE_SCOPE, {"pile", "pile.state", "pile.cards"}),  # more: which cards it holds
+    ("source.cards.size > 2", C.BUILD_SCOPE, {"source", "source.state", "source.cards"}),
     ("waste.empty", C.EMPTY_SCOPE, {"position"}),
     ("foundation.size > 4", C.BUILD_SCOPE, {"position"}),
     ("tableau.count > 4", C.BUILD_SCOPE, set()),  # how many piles a group has is fixed
@@ -105,7 +108,8 @@ def judging_everything(game: Game) -> list[int]:
     window by window."""
     saved = {name: game.__dict__[name] for name in ("run_plan", "blind_build", "blind_empty", "window_sums",
                                                     "general_by_count", "empty_gates", "window_gates", "runs",
-                                                    "build_counts", "space_counts", "take_cards")}
+                                                    "build_counts", "space_counts", "take_cards", "take_shapes",
+                                                    "kept_checked")}
     try:
         game.run_plan = [(p, limit, seq, counts, False) for p, limit, seq, counts, _ in saved["run_plan"]]
         game.runs = [None] * game.P
@@ -115,8 +119,9 @@ def judging_everything(game: Game) -> list[int]:
         game.empty_gates = [None] * len(saved["empty_gates"])
         game.window_gates = [None] * len(saved["window_gates"])
         game.general_by_count = [tuple(game.general_targets)] * len(saved["general_by_count"])
-        for name in ("build_counts", "space_counts", "take_cards"):
+        for name in ("build_counts", "space_counts", "take_cards", "take_shapes"):
             setattr(game, name, [None] * len(saved[name]))
+        game.kept_checked = False
         return game.legal_moves()
     finally:
         game.__dict__.update(saved)
@@ -209,6 +214,7 @@ def test_verdicts_are_kept_across_positions_only_for_rules_of_a_few_values():
     # One card, or all the face-up cards: it reads the source's faces, which change from one position to the next.
     assert emperor.take_cards[groups.index("tableau")] is None
     assert emperor.run_plan[0][4]  # though they are kept while the pile stays as it is
+    assert emperor.take_shapes[groups.index("tableau")] is not None  # and kept by the pile's shape
     harp = Game(load_ruleset("harp"), seed=1)
     assert harp.take_cards[list(harp.rules.groups).index("tableau")] is not None  # count == 1 or card.rank == last
     tournament = Game(load_ruleset("tournament"), seed=1)

@@ -23,12 +23,19 @@ RULESET_SUFFIXES = (".yaml", ".yml", ".rules")
 
 
 def validate_files(paths: list[str | Path], strict: bool = False) -> list[FileResult]:
-    """Load each ruleset file; a file is valid when it has no error (and, when `strict`, no warning)."""
-    from kallisti.model.ruleset import load_ruleset
+    """Load each ruleset file; a file is valid when it has no error (and, when `strict`, no warning). A file whose
+    texts (its own and its `extends` chain's) a load has found clean before, not even a warning, is valid without
+    compiling it again (model/clean_loads.py)."""
+    from kallisti.model import clean_loads
 
     results = []
     texts: dict[str, str | None] = {}
     for path in paths:
+        if clean_loads.known_clean(path):
+            results.append(FileResult(str(path), True, []))
+            continue
+        from kallisti.model.ruleset import load_ruleset
+
         findings: list[Finding]
         try:
             findings = list(load_ruleset(path).findings)
@@ -67,7 +74,8 @@ def ruleset_files_below(folder: Path) -> list[Path]:
 
 
 def check_arguments(files: list[str]) -> list[str]:
-    from kallisti.model.loader import names_a, shipped_games
+    from kallisti.model.loader import names_a
+    from kallisti.shipped import shipped_games
 
     games = shipped_games()
     out = []

@@ -48,10 +48,11 @@ class Amendment:
     warnings: tuple = ()
 
 
-def compile_data(data, where: Pos | None = None, key: str | None = None):
+def compile_data(data, where: Pos | None = None, key: str | None = None, base=None):
     """The compiled Ruleset of resolved data (model/amended.py `compile_data`, with the Ruleset class the engine
-    plays): compiled once per distinct data."""
-    return amended.compile_data(data, Ruleset, where, key)
+    plays): compiled once per distinct data; `base`, valid data `data` was made from, has its schema judged only
+    where `data` differs from it."""
+    return amended.compile_data(data, Ruleset, where, key, base)
 
 
 def parse(text: str, source: str = "<change>") -> LDict:
@@ -84,12 +85,17 @@ def amend(current: LDict, text: str, *, source: str = "<change>", baseline=None,
                                     "it is handled by the match, not applied to a ruleset", patch.pos or Pos(source, 1, 1)))
     try:
         data = apply_all(current, [patch])
-        key = data_key(data)
-        if key == (rules_key(baseline) if baseline is not None and baseline.data is current else data_key(current)):
+        key = data_key(data, texts_of(baseline) if baseline is not None else None)
+        current_key = rules_key(baseline) if baseline is not None and baseline.data is current else data_key(current)
+        if key == current_key:
             raise KallistiError(Finding("change-nothing", "this change changes nothing: the rules already say so",
                                         patch.pos or Pos(source, 1, 1)))
-        rules = compile_data(data, Pos(source, 1, 1), key)
+        # Data equal to the compiled rules in force passed the schema: only what the change made is judged again.
+        valid = baseline is not None and current_key == rules_key(baseline)
+        rules = compile_data(data, Pos(source, 1, 1), key, base=current if valid else None)
         _remember_key(rules, key)
+        if baseline is not None:
+            texts_of(rules, baseline)  # the texts of the parts it shares with the rules in force, for its other keys
         if intent:  # what a change means to do: a log made before these checks still replays
             _refuse_warnings(rules, source)
             _refuse_no_way_back(current, data, patch, source)
@@ -380,12 +386,31 @@ _lock = threading.Lock()
 _keys: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
+# The texts of the parts of compiled rulesets' data (`model.amended.part_texts`), which the keys of the rulesets
+# changes make from them read: kept only while the ruleset lives.
+_texts: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_moves_keys: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # a ruleset -> its moves key, worked out once
+
+
+def texts_of(rules, made_from=None) -> dict:
+    """The texts of the parts of a compiled ruleset's data, worked out once; those of parts it shares with the ruleset
+    it was `made_from` (by a change) are read from that ruleset's."""
+    with _lock:
+        texts = _texts.get(rules)
+        inherit = _texts.get(made_from) if made_from is not None else None
+    if texts is None:
+        texts = amended.part_texts(rules.data, inherit)
+        with _lock:
+            _texts[rules] = texts
+    return texts
+
+
 def rules_key(rules) -> str:
     """The data key of a compiled ruleset, hashed once per ruleset."""
     with _lock:
         keys = _keys.get(rules)
     if keys is None:
-        keys = _remember_key(rules, data_key(rules.data))
+        keys = _remember_key(rules, data_key(rules.data, texts_of(rules)))
     return keys[0]
 
 
@@ -394,8 +419,20 @@ def rules_play_key(rules) -> str:
     with _lock:
         keys = _keys.get(rules)
     if keys is None or keys[1] is None:
-        keys = _remember_key(rules, keys[0] if keys else data_key(rules.data), play_key(rules.data))
+        texts = texts_of(rules)
+        keys = _remember_key(rules, keys[0] if keys else data_key(rules.data, texts), play_key(rules.data, texts))
     return keys[1]
+
+
+def rules_moves_key(rules) -> str:
+    """The moves key of a compiled ruleset (`model.amended.moves_key`), hashed once per ruleset."""
+    with _lock:
+        key = _moves_keys.get(rules)
+    if key is None:
+        key = amended.moves_key(rules.data, texts_of(rules))
+        with _lock:
+            _moves_keys[rules] = key
+    return key
 
 
 def _remember_key(rules, key: str, played: str | None = None) -> tuple:
@@ -414,6 +451,11 @@ def forget_checked() -> None:
     with _lock:
         _trials.clear()
         _keys.clear()
+        _texts.clear()
+        _moves_keys.clear()
+        for rules in list(_keeping):
+            rules.trial_games.clear()
+        _keeping.clear()
     with amended._lock:
         amended._cache.clear()
 
@@ -429,27 +471,31 @@ def trial_findings(rules, baseline, where: Pos, deals: int = TRIAL_DEALS, cap: i
         return []  # a ruleset that only scores hands has no play to try; its schema and checks judged it
     outcomes = []
     for k in range(1, deals + 1):
-        outcome = _trial_outcome(rules, k, cap)
+        outcome = _trial_outcome(rules, k, cap, baseline)
         if isinstance(outcome, Finding):
             return [Finding(outcome.code, outcome.message, where, suggestion=outcome.suggestion)]
         outcomes.append(outcome)
     if "ended" not in outcomes and (baseline is None or
-                                    all(_trial_outcome(baseline, k, cap) == "ended" for k in range(1, deals + 1))):
+                                    all(_trial_outcome(baseline, k, cap, baseline) == "ended" for k in range(1, deals + 1))):
         return [Finding("change-endless", f"with this change, no trial deal ends within {cap} moves "
                         "(with the rules before it, every one did)", where,
                         suggestion="a change may make the game harder, but play must still come to an end")]
     return []
 
 
-def _trial_outcome(rules, k: int, cap: int):
+def _trial_outcome(rules, k: int, cap: int, baseline=None):
     """A trial deal's outcome, played once per distinct ruleset (a trial is a pure function of the rules), and once
     for rulesets that differ only where no deal reads them (a change of the match's limit or of an honour rule): those
-    play the deal move for move alike, so the outcome of one is the other's."""
+    play the deal move for move alike, so the outcome of one is the other's. A change that leaves what every move reads
+    as it was in the rules in force, `baseline` (`model.amended.moves_key`: it changes the score, the game's name or
+    the shuffle), makes their moves to the same end: the deal is played once for all such changes, and only the score
+    is worked out again, at the end of the deal played."""
     key = (rules_play_key(rules), k, cap)
     with _lock:
         outcome = _trials.get(key)
     if outcome is None:
-        outcome = _trial_deal(rules, k, cap)  # played outside the lock: another session's check need not wait for it
+        # played outside the lock: another session's check need not wait for it
+        outcome = _scored(_played_deal(rules, k, cap, baseline), rules, k, cap)
         with _lock:
             _trials[key] = outcome
             if len(_trials) > 4 * MAX_CACHED:
@@ -457,8 +503,45 @@ def _trial_outcome(rules, k: int, cap: int):
     return outcome
 
 
+_scoring = threading.Lock()  # a game played is scored by one thread at a time (a score may list its legal moves)
+_keeping: "weakref.WeakSet" = weakref.WeakSet()  # the rulesets that keep trial deals played (for `forget_checked`)
+
+
+def _played_deal(rules, k: int, cap: int, baseline):
+    """The trial deal `k` played under `rules`: a Finding, or (the game at the end of play, moves made). When `rules`
+    make the moves of the rules in force, `baseline`, the deal is kept with those (`Ruleset.trial_games`), and played
+    again only for a score that reads the moves made where they were played without keeping them."""
+    if baseline is None or (rules is not baseline and rules_moves_key(rules) != rules_moves_key(baseline)):
+        return _trial_deal(rules, k, cap)
+    with _lock:
+        played = baseline.trial_games.get((k, cap))
+    if played is None or (isinstance(played, tuple) and rules.reads_history and played[0].trail is None):
+        played = _trial_deal(rules, k, cap)
+        with _lock:
+            baseline.trial_games[(k, cap)] = played
+            _keeping.add(baseline)
+    return played
+
+
+def _scored(played, rules, k: int, cap: int):
+    """`ended` or `capped`, or a Finding: the outcome of a trial deal played (`_trial_deal`), scored by `rules`."""
+    if isinstance(played, Finding):
+        return played
+    game, made = played
+    try:
+        with _scoring:
+            rules.score(game.ctx)
+    except RuleRuntimeError as exc:
+        return Finding("change-error", f"with this change a rule fails while playing trial deal {k}: {exc}", Pos("<trial>"))
+    if game.rule_errors:
+        return Finding("change-error", f"with this change a rule fails while playing trial deal {k}: {game.rule_errors[0]}",
+                       Pos("<trial>"))
+    return "capped" if made >= cap else "ended"
+
+
 def _trial_deal(rules, k: int, cap: int):
-    """`ended` or `capped`, or a Finding when the deal cannot be made or a rule raises an error."""
+    """(game, moves made) at the end of play, or a Finding when the deal cannot be made or a rule raises an error
+    while playing (its score is worked out by `_scored`)."""
     from kallisti.interpreter.game import Game
 
     try:
@@ -472,10 +555,6 @@ def _trial_deal(rules, k: int, cap: int):
     try:
         made = game.playout(lambda n: rng.below(n), cap)
         game.status()
-        game.score()
     except RuleRuntimeError as exc:
         return Finding("change-error", f"with this change a rule fails while playing trial deal {k}: {exc}", Pos("<trial>"))
-    if game.rule_errors:
-        return Finding("change-error", f"with this change a rule fails while playing trial deal {k}: {game.rule_errors[0]}",
-                       Pos("<trial>"))
-    return "capped" if made >= cap else "ended"
+    return game, made

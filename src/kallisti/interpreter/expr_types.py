@@ -71,11 +71,12 @@ class Compiled:
 
 
 # The places of the position an expression may read (`Compiled.places`): `pile`, `top` and `source` when it names that
-# value, and `pile.state`, `source.state` when it reads that pile's cards, size or faces too; `position` when it
-# reads any other pile's or a group's cards, sizes or faces, or asks the move generator (`movable`). A card's
-# `face_up` reads `pile`, `top` and `position`. A group's name, a pile's `index` and a group's `count` read nothing
-# of the position: they are fixed.
-PLACES = ("pile", "top", "source", "pile.state", "source.state", "position")
+# value, and `pile.state`, `source.state` when it reads that pile's cards, size or faces too, with `pile.cards`,
+# `source.cards` when it reads more than its shape (its size and how many cards lie face down: `size`, `empty`,
+# `face_up`, `face_down`); `position` when it reads any other pile's or a group's cards, sizes or faces, or asks the
+# move generator (`movable`). A card's `face_up` reads `pile`, `top` and `position`. A group's name, a pile's `index`
+# and a group's `count` read nothing of the position: they are fixed.
+PLACES = ("pile", "top", "source", "pile.state", "source.state", "pile.cards", "source.cards", "position")
 
 
 @dataclass(frozen=True)

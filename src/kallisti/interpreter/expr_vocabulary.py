@@ -48,6 +48,8 @@ class Vocabulary:
             if name != "index":
                 if isinstance(node.obj, Name) and node.obj.name in ("pile", "source") and node.obj.name not in self._bound:
                     self._places.add(node.obj.name + ".state")  # the cards, size or faces of the pile a slot names
+                    if name not in _PILE_SHAPE:
+                        self._places.add(node.obj.name + ".cards")  # more than its shape: which cards it holds
                 else:
                     self._places.add("position")  # of another pile
             if name == "played":
@@ -183,6 +185,9 @@ SLOT_GETTERS = {
     "source": lambda c: c.source,
 }
 
+
+# The pile attributes that read only its shape: how many cards it holds, and how many of them lie face down.
+_PILE_SHAPE = frozenset({"size", "empty", "face_up", "face_down"})
 
 _PILE_ATTRS = {
     "size": (lambda st, p: len(st.piles[p]), INT),

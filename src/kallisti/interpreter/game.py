@@ -208,6 +208,7 @@ class Game(MoveIndex, MoveGeneration, WindowMoves, MoveApplication, LiveRules, P
         if not patterns:
             return
         rules, ctx = self.rules, self.ctx
+        masks = self.step_auto_masks if tuple(triggers) == ("each-move",) else None  # which moves may match, by number
         for _ in range(MAX_AUTO_MOVES):
             # While `status` says playing (as it finds it, the legal moves listed once for it and for the choice).
             if rules.win(ctx) or rules.lose and any(loss.when(ctx) for loss in rules.lose):
@@ -219,7 +220,7 @@ class Game(MoveIndex, MoveGeneration, WindowMoves, MoveApplication, LiveRules, P
             # The lowest matching move, not the first listed: the order of `legal_moves` follows the history of
             # the move indexes (undo re-files a pile at the end of a list), and an automatic move must depend on
             # the position alone, or a save's replay could send an ace to another foundation than the game did.
-            found = next((m for m in sorted(moves) if self._matches_any(patterns, m)), None)
+            found = next(self._matches(patterns, sorted(moves), masks), None)
             if found is None:
                 self.relisted = moves
                 return

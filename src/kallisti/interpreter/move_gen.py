@@ -16,10 +16,58 @@ class MoveGeneration:
         """Every legal move in this position (only the compulsory ones, when any exists)."""
         moves = self._all_moves()
         if self.rules.compulsory and moves:
-            forced = [m for m in moves if self._matches_any(self.rules.compulsory, m)]
+            forced = self._matching(self.rules.compulsory, moves, self.compulsory_masks)
             if forced:
                 return forced
         return moves
+
+    def _pattern_masks(self, patterns) -> tuple | None:
+        """What a move's number alone tells of whether it may match one of `patterns` (compulsory or automatic moves):
+        per pair of piles (src * P + dst), whether a card move between them may; per stock pile, whether its deal
+        may, and its redeal. `_matching` judges only the moves these let through. None when the numbers of deals
+        and redeals may overlap those of card moves (two piles or fewer)."""
+        P, group_of = self.P, self.rules.group_of
+        if P <= 2:
+            return None
+        moving = [p for p in patterns if p.kind == "move"]
+        pairs = bytes(any(group_of[s] in p.sources and group_of[d] in p.targets for p in moving)
+                      for s in range(P) for d in range(P))
+        deals = bytes(any(p.kind == "deal" and group_of[s] in p.sources for p in patterns) for s in range(P))
+        redeals = bytes(any(p.kind == "redeal" and group_of[s] in p.sources for p in patterns) for s in range(P))
+        return pairs, deals, redeals
+
+    def _matching(self, patterns, moves, masks) -> list[int]:
+        """The moves of `moves` that match one of `patterns` (`_matches_any`), in their order: `_matches` as a list,
+        written out (it runs for every listing of a ruleset with compulsory moves)."""
+        if masks is None:
+            return [m for m in moves if self._matches_any(patterns, m)]
+        pairs, deals, redeals = masks
+        P = self.P
+        PP, windows = P * P, self.discard_base
+        return [m for m in moves
+                if (pairs[m % PP] or m >= windows if m >= PP else deals[m] if m < P else redeals[m - P])
+                and self._matches_any(patterns, m)]
+
+    def _matches(self, patterns, moves, masks):
+        """Yield the moves of `moves` that match one of `patterns`, in their order, each judged as it is reached;
+        `masks` (from `_pattern_masks`, or None) pass over most of the others by their number alone."""
+        if masks is None:
+            yield from (m for m in moves if self._matches_any(patterns, m))
+            return
+        pairs, deals, redeals = masks
+        P = self.P
+        PP, windows = P * P, self.discard_base
+        for m in moves:
+            if m >= PP:
+                if m < windows and not pairs[m % PP]:
+                    continue
+            elif m < P:
+                if not deals[m]:
+                    continue
+            elif not redeals[m - P]:
+                continue
+            if self._matches_any(patterns, m):
+                yield m
 
     def _stock_moves(self) -> list[int]:
         """The deals and redeals allowed now, stock pile by stock pile: the start of every list of moves."""
@@ -38,7 +86,7 @@ class MoveGeneration:
         dests = self.dests
         top_key = self.top_key
         spaces = self.open_spaces  # empty piles that take any card (never a source: a source has cards)
-        checked, has_checked = self.checked, self.has_checked
+        checked, has_checked, kept_checked = self.checked, self.has_checked, self.kept_checked
         if not (spaces or has_checked):
             # Then a simple source's only moves are to its `source_dests` list: skip the empty ones at C speed
             # (compress stops at the end of simple_sources, before the spare slot).
@@ -64,7 +112,10 @@ class MoveGeneration:
                     if has_checked:
                         lst = checked[k]
                         if lst:
-                            self._checked_targets(out, lst, src, 1, head)
+                            if kept_checked:
+                                self._kept_checked(out, lst, src, 1, head)
+                            else:
+                                self._checked_targets(out, lst, src, 1, head)
         runs = self.runs
         for src, limit, seq, counts, kept in self.run_plan:
             found = runs[src]
@@ -73,6 +124,19 @@ class MoveGeneration:
                 found = self._runs(src, limit, seq, counts)
                 if kept and failures == self.failures:  # a rule that failed is judged again, its failure noted again
                     runs[src] = found
+            if not (spaces or has_checked):  # the common case: each run's kind's `dests` list, nothing else
+                mark = len(out)
+                for head, k, n, targets in found:
+                    if targets:  # a run with general targets: this source's runs are listed in full, below
+                        del out[mark:]
+                        break
+                    lst = dests[k]
+                    if lst:
+                        for d in lst:
+                            if d != src:
+                                out.append(head + d)
+                else:
+                    continue
             for head, k, n, targets in found:
                 lst = dests[k]
                 if lst:
@@ -85,7 +149,10 @@ class MoveGeneration:
                 if has_checked:
                     lst = checked[k]
                     if lst:
-                        self._checked_targets(out, lst, src, n, head)
+                        if kept_checked:
+                            self._kept_checked(out, lst, src, n, head)
+                        else:
+                            self._checked_targets(out, lst, src, n, head)
                 if not targets:
                     continue
                 for tg, builds, takes_spaces in targets:  # the general targets a run of n cards may go to
@@ -127,6 +194,24 @@ class MoveGeneration:
             limit = up
         table = seq.pair_table if seq is not None else None
         P, kind, by_count = self.P, self.kind, self.general_by_count
+        if counts is None and table is not None:  # the common case (`any run`, `down in suit`), written out
+            found.append(((P + src) * P, kind[pile[-1]], 1, by_count[1]))
+            stride, n = seq.stride, 2
+            while n <= limit and table[pile[1 - n] * stride + pile[-n]]:
+                found.append(((n * P + src) * P, kind[pile[-n]], n, by_count[n]))
+                n += 1
+            return found
+        # A take rule's verdicts kept by the run's bottom card and the count (`take_cards`), or by the pile's shape
+        # (`take_shapes`): looked up here, not through `_take_ok`.
+        span = self.window_span
+        cards = shapes = None
+        if counts is False:
+            gi = self.gindex[src]
+            cards = self.take_cards[gi]
+            if cards is None:
+                shapes = self.take_shapes[gi]
+                if shapes is not None:
+                    shape = ((src * span + len(pile)) * span + self.down[src]) * span
         n = 1
         while n <= limit:
             if n > 1 and seq is not None:
@@ -135,7 +220,21 @@ class MoveGeneration:
                         break
                 elif not self._sequence_ok(seq, pile, n):
                     break
-            if counts is None or (counts[n] if counts else self._take_ok(src, n)):
+            if counts is None:
+                ok = True
+            elif counts:
+                ok = counts[n]
+            elif cards is not None:
+                ok = cards.get(pile[-n] * span + n)
+                if ok is None:
+                    ok = self._take_ok(src, n)
+            elif shapes is not None:
+                ok = shapes.get(shape + n)
+                if ok is None:
+                    ok = self._take_ok(src, n)
+            else:
+                ok = self._take_ok(src, n)
+            if ok:
                 found.append(((n * P + src) * P, kind[pile[-n]], n, by_count[n]))
             n += 1
         return found
@@ -153,6 +252,14 @@ class MoveGeneration:
             ok = memo.get(key)
             if ok is not None:
                 return ok
+        else:  # or by the pile, its shape and the count
+            memo = self.take_shapes[gi]
+            if memo is not None:
+                span = self.window_span
+                key = ((src * span + len(self.piles[src])) * span + self.down[src]) * span + n
+                ok = memo.get(key)
+                if ok is not None:
+                    return ok
         ctx = self._move_ctx(src, n)
         ctx.pile, ctx.top = src, -1  # a take rule's `pile` is the pile the cards leave
         try:
@@ -165,6 +272,19 @@ class MoveGeneration:
                 memo.clear()
             memo[key] = ok
         return ok
+
+    def _kept_checked(self, out, piles, src, n, head) -> None:
+        """`_checked_targets` where every rule filed in `checked` keeps its verdicts by source and count
+        (`kept_checked`): read off those memos, each pile whose verdict is not kept yet judged as ever."""
+        key = src * self.window_span + n
+        st_piles, builds, spaces = self.piles, self.build_memo_of, self.space_memo_of
+        for d in piles:
+            if d != src:
+                ok = (builds[d] if st_piles[d] else spaces[d]).get(key)
+                if ok:
+                    out.append(head + d)
+                elif ok is None:
+                    self._checked_targets(out, (d,), src, n, head)
 
     def _checked_targets(self, out, piles, src, n, head) -> None:
         """Moves onto piles whose tables passed the card: their remaining clauses decide. A rule blind to the

@@ -20,7 +20,8 @@ class MoveIndex:
                      "stock_info", "plain_moves", "deal_to", "diverts", "source_slot", "accepts_by_kind",
                      "win_sees", "plain_deals", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key", "empty_gates",
                      "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts",
-                     "reach_sources", "reach_base", "move_bound")
+                     "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
+                     "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -57,6 +58,7 @@ class MoveIndex:
         kind_rep = {}
         for c in range(self.deck.size):
             kind_rep.setdefault(self.deck.kind[c], c)
+        self.empty_ok = self._untabled_spaces(groups, targets)
         # Per target group and top kind: the card kinds that may go on it; per group: the kinds a space takes.
         self.accepted_on = [None] * len(groups)
         self.space_kinds = [()] * len(groups)
@@ -166,6 +168,19 @@ class MoveIndex:
         self.build_counts = [{} if reads_only(rules, g.build, {"count", "source"}, {"source"}) else None for g in groups]
         self.space_counts = [{} if reads_only(rules, g.empty, {"count", "source"}, {"source"}) else None for g in groups]
         self.take_cards = [{} if reads_only(rules, g.take, {"card", "count"}, set()) else None for g in groups]
+        # Whether every pile filed in `checked` is judged by such a kept verdict, as a pile with cards (its build rule)
+        # or as a space (its empty rule): then `_kept_checked` reads them off, pile by pile (per pile, its memos).
+        self.kept_checked = all(self.build_counts[tg] is not None or not (self.build_residual[tg] and self.onto[tg])
+                                for tg in targets) and \
+            all(self.space_counts[tg] is not None or not (self.space_residual[tg] and self.space_kinds[tg])
+                for tg in targets)
+        self.build_memo_of = [self.build_counts[gi] for gi in self.gindex]
+        self.space_memo_of = [self.space_counts[gi] for gi in self.gindex]
+        # And its take rule's when it reads the count and the shape of the pile the cards leave alone (`count == 1 or
+        # count == pile.face_up`), keyed by pile, its size, its face-down cards and the count (`_take_ok`).
+        self.take_shapes = [{} if g.take.card_table is None and g.take.pair_table is None
+                            and reads_only(rules, g.take, {"count", "pile"}, {"pile", "pile.state"}) else None
+                            for g in groups]
         # Per count of cards, the general targets (as `general_targets` lists them) a run of that many may go to: those
         # whose build rule is judged pile by pile, and those whose spaces take it unless what the empty rule runs first
         # refuses that count (`empty_gates`: a whole suit's spaces take only runs of 13).
@@ -174,11 +189,51 @@ class MoveIndex:
                   for tg, builds, takes in self.general_targets
                   if builds or takes and (self.empty_gates[tg] is None or self.empty_gates[tg][n]))
             for n in range(self.deck.size + 1)]
-        # Whether every card move is one top card onto a pile the index alone judges (no runs, windows, clauses
-        # beyond the tables, hands or refills): then `playout` may make moves inline, without undo records.
-        self.plain_moves = not (self.run_sources or self.discard_sources or self.general_targets or self.has_checked
+        # Whether every card move is one top card onto a pile the index alone judges, or a space (no runs, windows,
+        # clauses beyond a build rule's table, hands or refills): then `playout` may make moves inline, without undo
+        # records.
+        # Spaces whose empty rule has clauses beyond its table are allowed (`_plain_playout` lists the moves the general
+        # way while one is empty: `checked_space_groups`), clauses beyond a build rule's table are not.
+        self.checked_space_groups = [gi for gi in targets if self.space_residual[gi] and self.space_kinds[gi]]
+        checked_builds = any(self.build_residual[tg] and self.onto[tg] for tg in targets)
+        self.plain_moves = not (self.run_sources or self.discard_sources or self.general_targets or checked_builds
                                 or self.any_hand or any(self.refill_of) or rules.reads_history or self.reach_sources)
+        # Filters by move number before the compulsory moves, and a step's automatic moves, are matched (`_matching`).
+        self.compulsory_masks = self._pattern_masks(rules.compulsory)
+        self.step_auto_masks = self._pattern_masks([p for p in rules.auto if p.trigger == "each-move"])
         self._build_playout_tables()
+
+    # Whether `_untabled_spaces` may file spaces as `checked` piles (off: every such space is judged the general way,
+    # which a test compares with).
+    FILE_UNTABLED_SPACES = True
+
+    def _untabled_spaces(self, groups, targets) -> tuple:
+        """The `empty_ok` tables, with a table letting every card through for the one group whose empty rule has
+        clauses but none the ruleset tabulates (`require: source in waste`), when filing its spaces in `checked`
+        lists lists the same moves in the same order as judging them as a general target (`_general_empties`).
+
+        It does when that group is the only general target and no pile is filed in `checked` already: its spaces
+        are then the only `checked` piles, filed in the order its `empties` list has them. Sources of single cards
+        then become simple sources (`simple_sources`, whose moves come first): the same order when none of them
+        comes after a run source in `source_info`. The rule's verdicts are those of the general way
+        (`_checked_targets` runs the same clauses, keeps the same verdicts, notes the same failures). What is gained
+        is the simple sources' listing, one index lookup each; so it is done only when there are some (runs of many
+        cards are better judged the general way, which knows the counts an empty rule refuses outright)."""
+        onto, empty_ok = self.onto, self.empty_ok
+        general = [tg for tg in targets if onto[tg] is None or empty_ok[tg] is None]
+        checked = any(groups[tg].build.residual and onto[tg] or groups[tg].empty.residual and empty_ok[tg]
+                      for tg in targets)
+        if not self.FILE_UNTABLED_SPACES or len(general) != 1 or checked:
+            return empty_ok
+        tg, empty = general[0], groups[general[0]].empty
+        if onto[tg] is None or empty.card_table is not None or empty.pair_table is not None:
+            return empty_ok
+        simple = [info[1] == 1 and info[3] is None for info in self.source_info]
+        if not any(simple) or any(simple[i] and not simple[i - 1] for i in range(1, len(simple))):
+            return empty_ok
+        tables = list(empty_ok)
+        tables[tg] = b"\x01" * self.deck.size
+        return tuple(tables)
 
     def _build_playout_tables(self) -> None:
         """What `_plain_playout` needs to know of the ruleset to skip work that cannot change anything."""

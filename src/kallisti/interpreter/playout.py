@@ -18,14 +18,18 @@ class Playout:
         made = 0
         rules = self.rules
         has_auto = any(p.trigger == "each-move" for p in rules.auto)
-        if self.plain_moves and not has_auto and not rules.compulsory:
+        if self.plain_moves and not has_auto:
             return self._plain_playout(choose, cap, blocked)
         next_moves = self._all_moves if not rules.compulsory else self.legal_moves
         win, ctx = rules.win, self.ctx
         passes = self.redeal_positions if blocked else ()  # the positions before each redeal (see `status`)
         listed = None  # the legal moves where a step's automatic moves stopped: the position has not changed since
+        # After a card move that changes no group size the win reads (when that is all it reads), it is as it was.
+        sizes_only, sees, refill_of = rules.win_sizes is not None, self.win_sees, self.refill_of
+        card_moves, windows = self._card_moves, self.discard_base
+        check = True
         while made < cap:
-            if win(ctx):
+            if check and win(ctx):
                 break
             moves = listed if listed is not None else next_moves()
             if not moves:
@@ -41,19 +45,26 @@ class Playout:
                 listed, self.relisted = self.relisted, None
             else:
                 self.apply(m)
+                parts = card_moves.get(m) if m < windows else None  # decoded by `apply` if a card move
+                if parts is None or not sizes_only or refill_of[parts[1]] is not None:
+                    check = True
+                else:
+                    check = parts[3] is not None and (sees[parts[1]] or sees[parts[2]])
             made += 1
         return made
 
     def _plain_playout(self, choose, cap: int, blocked: bool = False) -> int:
-        """`playout` for rulesets of plain moves (see `plain_moves`) with no automatic or compulsory moves: the same
-        moves in the same order as `_all_moves` gives them, made as `apply` makes them, but inline and without
-        undo records (a playout never undoes), which is most of the cost of a move in such a game.
+        """`playout` for rulesets of plain moves (see `plain_moves`) with no automatic moves after each move: the same
+        moves in the same order as `legal_moves` gives them (`_all_moves`, then the compulsory ones when any
+        exists), made as `apply` makes them, but inline and without undo records (a playout never undoes), which is
+        most of the cost of a move in such a game.
 
-        Inline: the moves when no space is open (the stock's, then the simple sources' as `_all_moves` finds them),
-        a card move, a deal that diverts no card, and `_refresh` where a pile's top is face up before and after
-        (a plain ruleset files every pile in `dests`, never in `checked`). Everything else (open spaces, redeals,
-        piles that empty or fill or turn a card up) takes the general path. The index lists stay the same objects
-        throughout (`_reindex` empties them in place), so they are bound to local names once.
+        Inline: the moves while no space is open and none is filed in `checked` (the stock's, then the simple
+        sources' as `_all_moves` finds them then), a card move, a deal that diverts no card, and `_refresh` where a
+        pile's top is face up before and after (a plain ruleset files only spaces in `checked`, every face-up top
+        in `dests`). Everything else (open or checked spaces, redeals, piles that empty or fill or turn a card up)
+        takes the general path. The index lists stay the same objects throughout (`_reindex` empties them in
+        place), so they are bound to local names once.
         """
         rules = self.rules
         self.key_owner = None  # the moves below re-file piles inline, unseen by `dirty`
@@ -66,6 +77,10 @@ class Playout:
         all_moves, stock_moves, refresh, apply = self._all_moves, self._stock_moves, self._refresh, self.apply
         sees, plain_deals, steady_stock = self.win_sees, self.plain_deals, self.steady_stock
         sizes_only = rules.win_sizes is not None  # the win reads nothing but group sizes
+        compulsory, compulsory_masks, matching = rules.compulsory, self.compulsory_masks, self._matching
+        # Spaces filed in `checked` lists (their empty rule has clauses beyond its table): while one is empty, the
+        # moves are listed the general way.
+        checked_spaces = [self.empties[gi] for gi in self.checked_space_groups]
         # `playout(blocked=True)`: the positions before each redeal, where a redeal may have been made (see `status`)
         passes = self.redeal_positions if blocked and any(redeals for *_, redeals in self.stock_info) else None
 
@@ -98,7 +113,7 @@ class Playout:
             while made < cap:
                 if check and win(ctx):
                     break
-                if spaces:
+                if spaces or checked_spaces and any(checked_spaces):
                     moves = all_moves()
                 else:
                     if restock:
@@ -110,6 +125,10 @@ class Playout:
                         for d in source_dests[i]:
                             if d != src:
                                 moves.append(head + d)
+                if compulsory and moves:  # as `legal_moves` has them: only the compulsory ones, when any exists
+                    forced = matching(compulsory, moves, compulsory_masks)
+                    if forced:
+                        moves = forced
                 if not moves or lose and self._lost(moves) is not None:
                     break
                 if passes and self._blocked(moves):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter import compiler as C
-from kallisti.model.clause_checks import JUDGED, _cases
+from kallisti.model.clause_checks import JUDGED, _cases, _outcome
 
 
 def left_behind_findings(before, after, patch, where: Pos) -> list[tuple[Finding, str]]:
@@ -42,18 +42,30 @@ def left_behind_findings(before, after, patch, where: Pos) -> list[tuple[Finding
         cases = _cases(after.deck, uses | old.uses | frozenset().union(*(c.uses for c in others)))
         if cases is None:
             continue
+        at = cases.at
         try:
-            newly = [ctx for ctx in cases if holds(ctx) and not old.holds(ctx)]
+            # what a whole clause does in every case is worked out once (clause_checks, whose checks of the new rules
+            # have judged it); a part of one is judged here
+            allows = _outcome(after.deck, new, cases.uses) if text == new.text else \
+                [holds(at(combo)) for combo in cases.combos]
+            if allows is None:  # the new clause fails in some case
+                continue
+            # when the old clause fails in some case, it is asked only where the new clause lets the move through
+            before = _outcome(after.deck, old, cases.uses)
+            if before is not None:
+                newly = [combo for combo, yes, was in zip(cases.combos, allows, before) if yes and not was]
+            else:
+                newly = [combo for combo, yes in zip(cases.combos, allows) if yes and not old.holds(at(combo))]
             if not newly:
                 continue
-            culprit = next((k for k in others if not any(k.holds(ctx) for ctx in newly)), None)
+            culprit = next((k for k in others if not any(k.holds(at(combo)) for combo in newly)), None)
         except C.RuleRuntimeError:
             continue
         if culprit is None:
             continue
         findings.append((Finding(
             "change-left-behind",
-            f"{path}: the new clause '{cid}' lets {_example(after.deck, newly[0], key)} through"
+            f"{path}: the new clause '{cid}' lets {_example(after.deck, at(newly[0]), key)} through"
             + (f" (its part `{text}`)" if text != new.text else "")
             + f", but the clause '{culprit.id}' ({culprit.text}), left in the rule, refuses every "
               f"{'move that part' if text != new.text else 'move it'} newly allows", where), culprit.id))

@@ -110,8 +110,8 @@ def passing(deck, clauses, uses: frozenset) -> tuple[bool, ...] | None:
     return tuple(out)
 
 
-def _cases(deck, uses) -> list[C.Ctx] | None:
-    """A context for every combination of the variables in `uses`, or None when they cannot all be tried."""
+def _cases(deck, uses) -> "Cases | None":
+    """Every combination of the values of the variables in `uses`, or None when they cannot all be tried."""
     if not uses <= JUDGED:
         return None
     kinds = list(deck.representative.values())
@@ -122,15 +122,36 @@ def _cases(deck, uses) -> list[C.Ctx] | None:
         total *= len(ranges[n])
     if total > MAX_CASES:
         return None
-    out = []
-    for combo in itertools.product(*(ranges[n] for n in names)):
-        ctx = C.Ctx()
-        for n, v in zip(names, combo):
-            setattr(ctx, n, v)
-        if "card" in uses and "cards" not in uses:
+    return Cases(frozenset(uses), names, list(itertools.product(*(ranges[n] for n in names))),
+                 "card" in uses and "cards" not in uses)
+
+
+class Cases:
+    """The combinations of values a check tries (`combos`, each a tuple of the values of `names`), and one context
+    that `at` sets to each in turn: a clause judged here reads only the moving card, the card it goes on, the count
+    (and the cards moving, the one card), so one context set anew for each case is a fresh one, and making thousands
+    of contexts cost more than judging the clauses."""
+
+    def __init__(self, uses: frozenset, names: list[str], combos: list[tuple], cards_too: bool):
+        self.uses, self.names, self.combos, self.cards_too = uses, names, combos, cards_too
+        self.ctx = C.Ctx()
+        if names == ["card", "top"] and cards_too:  # the common case (a build clause), set without a loop
+            self.at = self._card_on_top
+
+    def at(self, combo: tuple) -> C.Ctx:
+        """The context set to the case `combo` (until the next call)."""
+        ctx = self.ctx
+        for name, value in zip(self.names, combo):
+            setattr(ctx, name, value)
+        if self.cards_too:
             ctx.cards = [ctx.card]
-        out.append(ctx)
-    return out
+        return ctx
+
+    def _card_on_top(self, combo: tuple) -> C.Ctx:
+        ctx = self.ctx
+        ctx.card, ctx.top = combo
+        ctx.cards = [ctx.card]
+        return ctx
 
 
 def _outcome(deck, clause, uses: frozenset) -> tuple[bool, ...] | None:
@@ -141,7 +162,7 @@ def _outcome(deck, clause, uses: frozenset) -> tuple[bool, ...] | None:
         return _outcomes[key]
     cases = _cases(deck, uses)
     try:
-        values = None if cases is None else tuple(clause.holds(ctx) for ctx in cases)
+        values = None if cases is None else tuple(clause.holds(cases.at(combo)) for combo in cases.combos)
     except C.RuleRuntimeError:
         values = None
     if len(_outcomes) < MAX_MEMO:

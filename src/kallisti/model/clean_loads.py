@@ -40,6 +40,27 @@ def key_of(texts: list[str], despite: frozenset) -> str:
     return hashlib.sha256(json.dumps(what, ensure_ascii=False).encode()).hexdigest()
 
 
+def key_for(ref, text: str | None = None, despite: frozenset = frozenset()) -> str | None:
+    """The hash under which a load of `ref` (a shipped game's name or a file path; `text` its text when given) is
+    recorded, or None when nothing is recorded (the record turned off, or texts that cannot be read: the checked load
+    that follows reports why)."""
+    if not enabled:
+        return None
+    from kallisti.model.loader import chain_texts
+
+    try:
+        return key_of(chain_texts(ref, text), despite)
+    except Exception:  # noqa: BLE001 - any fault in the texts is reported by the checked load that follows
+        return None
+
+
+def known_clean(ref, text: str | None = None, despite: frozenset = frozenset()) -> bool:
+    """Whether a load of `ref` is certain to find nothing, not even a warning: its texts were recorded clean.
+    `kallisti validate` answers from this without compiling the ruleset."""
+    key = key_for(ref, text, despite)
+    return key is not None and known(key)
+
+
 def known(key: str) -> bool:
     """Whether a load of this hash was recorded clean."""
     folder = _folder()

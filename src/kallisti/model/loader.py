@@ -146,20 +146,26 @@ def _validator(kind: str):
     return validator_class()(schema(kind))
 
 
-def schema_findings(data, kind: str, default: Pos) -> list[Finding]:
+def schema_findings(data, kind: str, default: Pos, base=None) -> list[Finding]:
     """Every schema violation, each at the position of the node it concerns; past MAX_FINDINGS of them, one
     `more-errors` finding says how many more there are. The sizes of lists and maps are checked first
-    (model/sizes.py), so the validator only ever judges data of a bounded size."""
+    (model/sizes.py), so the validator only ever judges data of a bounded size.
+
+    `base`, when given, is data that passed this schema and that `data` was made from, sharing every part it did not
+    change (a rule change's `apply_all`): only the parts of `data` that are not the base's own are judged
+    (model/schema_changes.py), and the findings are those of judging the whole."""
     from jsonschema.exceptions import best_match
 
+    from kallisti.model.schema_changes import changed_errors
     from kallisti.model.sizes import refuse_oversized
 
-    oversized = refuse_oversized(data, kind, default)
+    oversized = refuse_oversized(data, kind, default, base)
     if oversized is not None:
         return [oversized]
     validator = _validator(kind)
     findings = []
-    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+    errors = validator.iter_errors(data) if base is None else changed_errors(validator, data, base)
+    for err in sorted(errors, key=lambda e: list(map(str, e.absolute_path))):
         best = best_match([err])
         path = list(best.absolute_path)
         pos = position_at(data, path, default) or default

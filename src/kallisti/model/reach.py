@@ -15,6 +15,7 @@ deck. A win that reads nothing the play changes is judged once.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 
 from kallisti.errors import Finding, Pos
@@ -54,8 +55,20 @@ def reach_findings(rules, at) -> list[Finding]:
     return findings + _win_findings(rules, flows, at)
 
 
+# The flows of a compiled ruleset, worked out once for its checks (reach, bounds and runs each read them), read only;
+# kept while the ruleset lives.
+_flows: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def group_flows(rules) -> dict[str, Flow]:
-    """Each group's dealt cards and whether cards may reach or leave it."""
+    """Each group's dealt cards and whether cards may reach or leave it (shared, never to be changed by its reader)."""
+    flows = _flows.get(rules)
+    if flows is None:
+        flows = _flows[rules] = _group_flows(rules)
+    return flows
+
+
+def _group_flows(rules) -> dict[str, Flow]:
     deck = rules.deck
     fed: dict[str, bool] = {name: False for name in rules.groups}  # reached by a route other than a move
     drained: dict[str, bool] = {name: False for name in rules.groups}  # left by a route other than a move
@@ -182,15 +195,24 @@ def _closure(deck, build, start: set[int]) -> set[int]:
     return landed
 
 
+# The edges of a build rule, worked out once for the rule (each ruleset's checks read a group's edges more than once),
+# read only; kept while the rule lives.
+_edges: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def _build_edges(deck, rule) -> dict[int, list[int]]:
-    """Kind of a top card -> kinds that may go on it (a superset when the rule also reads the position)."""
+    """Kind of a top card -> kinds that may go on it (a superset when the rule also reads the position); shared, never
+    to be changed by its reader."""
     reps = deck.representative
     if rule.never:
         return {}
     if rule.pair_table is None:
         return {kt: list(reps) for kt in reps}
-    stride, table = rule.stride, rule.pair_table
-    return {kt: [kc for kc, c in reps.items() if table[c * stride + t]] for kt, t in reps.items()}
+    edges = _edges.get(rule)
+    if edges is None:
+        stride, table = rule.stride, rule.pair_table
+        edges = _edges[rule] = {kt: [kc for kc, c in reps.items() if table[c * stride + t]] for kt, t in reps.items()}
+    return edges
 
 
 def _longest_chain(deck, build, start: set[int]) -> int | None:

@@ -13,7 +13,8 @@ from kallisti.model.hands import compile_hands
 from kallisti.model.modifiers import compile_modifiers, overlay_findings
 from kallisti.model.table import compile_table
 from kallisti.located import LDict, plain, position_at
-from kallisti.model.loader import MAX_CLAUSES, Source, cap_findings, chain_texts, resolve
+from kallisti.model.loader import MAX_CLAUSES, Source, cap_findings, resolve
+from kallisti.model import move_tables as tables
 from kallisti.model.says import SaysSeen, booleans_as_words, render_says, says_findings
 
 RULE_SCOPES = {"build": C.BUILD_SCOPE, "empty": C.EMPTY_SCOPE, "take": C.TAKE_SCOPE, "sequence": C.SEQUENCE_SCOPE,
@@ -440,6 +441,10 @@ class Ruleset:
         self.pile_of_tag = {tag: p for p, tag in self.tag_of.items()}
         self.gindex = tuple(list(self.groups).index(self.group_of[p]) for p in range(self.pile_count))
         self._move_tables = None
+        self._table_bytes: int | None = None
+        # The ends of the trial deals of rule changes that make the moves these rules make (interpreter/amend.py), by
+        # (deal, move cap): changes of the score alone score them again rather than play them again.
+        self.trial_games: dict[tuple, object] = {}
         self.card_move_cache: dict[int, tuple] = {}  # the engine's decoded card moves, shared by its games
         self.engine_tables: dict | None = None  # the engine's move-generation tables, built by the first game
         # Whether some rule reads the moves made (`moves`, `last_move`, a pile's `played`): its games keep them.
@@ -449,11 +454,17 @@ class Ruleset:
         """Per group, computed once: which top kinds each card may go on, which cards a space takes,
         and how many cards may leave at once (when the take rule reads only `count`)."""
         if self._move_tables is None:
-            self._move_tables = _move_tables(self)
+            self._move_tables = tables.move_tables(self, MAX_TABLES)
         return self._move_tables
 
     def table_bytes(self) -> int:
-        """The bytes of its rules' tables (each once; a table it shares with other rulesets is counted in each)."""
+        """The bytes of its rules' tables (each once; a table it shares with other rulesets is counted in each): counted
+        once, for the tables are made with the rules (the cache of compiled changes asks at each ruleset it keeps)."""
+        if self._table_bytes is None:
+            self._table_bytes = self._count_table_bytes()
+        return self._table_bytes
+
+    def _count_table_bytes(self) -> int:
         tables = {}
         for g in self.groups.values():
             for rule in (g.build, g.empty, g.take, g.sequence, g.dealing, g.discard):
@@ -525,7 +536,7 @@ class Ruleset:
 def load_ruleset(ref: str | Path, text: str | None = None, despite: frozenset = frozenset()) -> Ruleset:
     """Load, resolve, check and compile a ruleset given by a shipped game's name or a file path (errors with the
     codes `despite` do not stop it)."""
-    key = _clean_key(ref, text, despite)
+    key = clean_loads.key_for(ref, text, despite)
     if key is not None and clean_loads.known(key):  # these texts loaded clean before: read and compile them only
         data, sources = resolve(ref, text, checked=False)
         return Ruleset(data, sources, despite=despite, checked=False)
@@ -537,54 +548,3 @@ def load_ruleset(ref: str | Path, text: str | None = None, despite: frozenset = 
     if key is not None and not rules.findings:
         clean_loads.remember(key)
     return rules
-
-
-def _clean_key(ref, text: str | None, despite: frozenset) -> str | None:
-    """The hash under which model/clean_loads.py records a load of these texts, or None when it records nothing."""
-    if not clean_loads.enabled:
-        return None
-    try:
-        return clean_loads.key_of(chain_texts(ref, text), despite)
-    except Exception:  # noqa: BLE001 - any fault in the texts is reported by the checked load that follows
-        return None
-
-
-def _move_tables(rules: Ruleset):
-    deck = rules.deck
-    reps = deck.representative
-    onto, empty_ok, take_max, take_counts = [], [], [], []
-    for g in rules.groups.values():
-        b = g.build
-        if b.never:
-            onto.append(())
-        elif b.pair_table is not None:
-            stride, table = b.stride, b.pair_table
-            onto.append(tuple(tuple(k for k, t in reps.items() if table[c * stride + t]) for c in range(deck.size)))
-        else:
-            onto.append(None)  # the engine evaluates the rule pile by pile
-        e = g.empty
-        if e.always:
-            empty_ok.append(b"\x01" * deck.size)
-        elif e.never:
-            empty_ok.append(b"\x00" * deck.size)
-        else:
-            empty_ok.append(e.card_table)  # None: evaluate per move
-        t = g.take
-        if t.never:
-            take_max.append(0)
-            take_counts.append(None)
-        elif t.always:
-            take_max.append(deck.size)
-            take_counts.append(None)
-        elif t.uses <= {"count"} and not t.pair_table and not t.card_table:
-            ctx = C.Ctx()
-            ok = bytearray(deck.size + 1)
-            for n in range(1, deck.size + 1):
-                ctx.count = n
-                ok[n] = t.allows(ctx)
-            take_counts.append(bytes(ok))
-            take_max.append(max((n for n in range(deck.size + 1) if ok[n]), default=0))
-        else:
-            take_max.append(deck.size)
-            take_counts.append(False)  # evaluate per run
-    return tuple(onto), tuple(empty_ok), tuple(take_max), tuple(take_counts)

@@ -18,16 +18,19 @@ from kallisti.schema import schema
 
 _COMBINATORS = ("oneOf", "anyOf")
 _ANYTHING: dict = {}  # a schema that says nothing: any value, of any size (a change's `value`)
+_NO_BASE = object()  # where the data have no base to compare with (or the base has no such part)
 # What each set of schemas allows, worked out once: by the kind of schema and the ids of the schemas (kept alive by the
 # place, and by the cached schema they are parts of). There are as many as the schema has places, a few hundred.
 _PLACES: dict[tuple, "_Place"] = {}
 
 
-def refuse_oversized(data: Any, kind: str, default: Pos) -> Finding | None:
+def refuse_oversized(data: Any, kind: str, default: Pos, base: Any = None) -> Finding | None:
     """The finding for the first list or map of `data` larger than the schema `kind` allows where it is, or None.
 
     A file's `add:` holds keys of a ruleset, so it is counted as a ruleset is; a change's `value` is counted only
-    once it is in place, when the resolved ruleset is checked."""
+    once it is in place, when the resolved ruleset is checked. With `base`, data that passed this check and that
+    `data` was made from, a part of `data` that is the base's own part at the same place is not walked again: it is
+    the same size as when it passed."""
     root = schema(kind)
 
     def place(candidates: tuple) -> _Place:
@@ -36,27 +39,32 @@ def refuse_oversized(data: Any, kind: str, default: Pos) -> Finding | None:
             _PLACES[key] = _Place(candidates, root)
         return _PLACES[key]
 
-    stack: list[tuple[Any, tuple, _Place]] = [(data, (), place((root,)))]
+    stack: list[tuple[Any, Any, tuple, _Place]] = [(data, base if base is not None else _NO_BASE, (), place((root,)))]
     while stack:
-        node, path, here = stack.pop()
+        node, old, path, here = stack.pop()
+        if node is old:
+            continue
         if isinstance(node, list):
             if here.most_items is not None and len(node) > here.most_items:
                 where = ".".join(map(str, path)) or "the ruleset"
                 return Finding("schema", f"{where}: {len(node)} items; at most {here.most_items}",
                                _item_pos(data, node, path, here.most_items, default))
             items = place(here.items)
-            stack.extend((item, path + (i,), items) for i, item in reversed(list(enumerate(node))))
+            olds = old if isinstance(old, list) else ()
+            stack.extend((item, olds[i] if i < len(olds) else _NO_BASE, path + (i,), items)
+                         for i, item in reversed(list(enumerate(node))))
         elif isinstance(node, dict):
             if here.most_keys is not None and len(node) > here.most_keys:
                 where = ".".join(map(str, path)) or "the ruleset"
                 return Finding("schema", f"{where}: {len(node)} keys; at most {here.most_keys}",
                                _key_pos(data, node, path, here.most_keys, default))
+            olds = old if isinstance(old, dict) else {}
             children = []
             for key, value in node.items():
                 if kind == "file" and not path and key == "add":
-                    children.append((value, (key,), place((root,))))
+                    children.append((value, _NO_BASE, (key,), place((root,))))
                 else:
-                    children.append((value, path + (key,), place(here.child(key))))
+                    children.append((value, olds.get(key, _NO_BASE), path + (key,), place(here.child(key))))
             stack.extend(reversed(children))
     return None
 

@@ -1,0 +1,75 @@
+"""The move generator's shortcuts list exactly the moves, in exactly the order, of the general way, on every shipped
+patience: spaces whose empty rule has no table filed in `checked` lists (`FILE_UNTABLED_SPACES`), verdicts read off
+kept memos (`kept_checked`), a take rule's verdicts kept by the pile's shape (`take_shapes`), and compulsory and
+automatic moves matched only where the move's number allows (`compulsory_masks`, `step_auto_masks`).
+
+A game with every shortcut and a twin with none are stepped through the same random moves, with steps taken back
+(the order of the legal moves follows the history of the move indexes); each position must list the same moves in
+the same order, and a playout of each must make the same moves."""
+
+from __future__ import annotations
+
+import random
+from unittest import mock
+
+import pytest
+
+from kallisti.interpreter.game import Game
+from kallisti.model.ruleset import load_ruleset
+from test_playout_fast_path import SHIPPED
+
+NAMES = SHIPPED + ["discordian"]
+
+
+def general_twin(name: str, seed: int) -> Game:
+    """A game of a freshly loaded ruleset (its own tables) that takes none of the shortcuts."""
+    with mock.patch.object(Game, "FILE_UNTABLED_SPACES", False):
+        twin = Game(load_ruleset(name), seed=seed)
+    twin.kept_checked = False
+    twin.take_shapes = [None] * len(twin.take_shapes)
+    twin.compulsory_masks = twin.step_auto_masks = None
+    return twin
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_shortcuts_list_what_the_general_way_lists(name):
+    for seed in (1, 2):
+        game, twin, rnd = Game(load_ruleset(name), seed=seed), general_twin(name, seed), random.Random(seed)
+        for step in range(150):
+            moves = game.legal_moves()
+            assert moves == twin.legal_moves(), (name, seed, step)
+            if not moves or game.rules.win(game.ctx):
+                break
+            if game.history and rnd.random() < 0.2:
+                game.take_back_step()
+                twin.take_back_step()
+                continue
+            m = moves[rnd.randrange(len(moves))]
+            assert game._step(m) == twin._step(m)
+        assert game.state.key() == twin.state.key()
+        assert (game.failures, game.rule_errors) == (twin.failures, twin.rule_errors)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_playout_with_the_shortcuts_plays_as_one_without(name):
+    for seed in (1, 2, 3):
+        game, twin = Game(load_ruleset(name), seed=seed), general_twin(name, seed)
+        assert game.playout(random.Random(seed).randrange, 400) == twin.playout(random.Random(seed).randrange, 400)
+        assert game.state.key() == twin.state.key()
+        assert game.status() == twin.status()
+
+
+def test_the_shortcuts_are_taken_where_they_are_there_for():
+    busy = Game(load_ruleset("busy-aces"), seed=1)  # a space filled only from the waste: no table, filed as checked
+    assert busy.simple_sources and not busy.general_targets and busy.plain_moves
+    assert not general_twin("busy-aces", 1).simple_sources
+    spider = Game(load_ruleset("spider"), seed=1)  # runs of many cards: its whole-suit spaces stay general targets
+    assert spider.general_targets
+    emperor = Game(load_ruleset("emperor"), seed=1)
+    assert emperor.kept_checked  # one card at a time, and none from another foundation
+    assert emperor.take_shapes[list(emperor.rules.groups).index("tableau")] is not None
+    congress = Game(load_ruleset("congress"), seed=1)
+    pairs, _, _ = congress.compulsory_masks  # only the waste's moves to the tableau may be compulsory
+    waste, tableau = congress.rules.groups["waste"].piles[0], congress.rules.groups["tableau"].piles
+    assert {(s, d) for s in range(congress.P) for d in range(congress.P) if pairs[s * congress.P + d]} == \
+        {(waste, d) for d in tableau}

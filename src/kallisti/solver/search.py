@@ -7,6 +7,7 @@ from collections import Counter
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
 from kallisti.solver.measure import move_score
+from kallisti.solver.score_bounds import score_bounds
 
 DEFAULT_BUDGET = 200  # positions one decision may search or value; a Discordian chain nearly always fits
 SHUFFLE_SAMPLES = 4  # shuffled deals a shuffle decision compares the kept order with
@@ -29,21 +30,32 @@ class SearchStrategy:
     game; the search never looks at a face-down card or at the order of a stock. `minimize` says
     which way the ruleset's score is good: a match adds each turn's score to a total that loses
     when high, so a match bot minimises it; a patience maximises it.
+
+    A position whose lines were all searched to their ends within the budget has a value of its own,
+    which later decisions take as it is until a new card is seen (`settle`), instead of spending their
+    budget on it again: the search goes further for the same budget, and a turn costs a fraction of the
+    positions it did.
     """
 
     name = "search"
 
-    def __init__(self, seed: int, minimize: bool = False, budget: int = DEFAULT_BUDGET):
+    def __init__(self, seed: int, minimize: bool = False, budget: int = DEFAULT_BUDGET, settle: bool = True):
         if budget < 1:
             raise ValueError("the search budget must be at least one position")
         self.rng = Rng(seed, 0, STREAM_STRATEGY)
         self.minimize = minimize
         self.budget = budget
+        # Whether a decision takes the values earlier ones settled (`_LineSearch.settled`) instead of searching them
+        # again: the budget then goes further. False searches every decision afresh.
+        self.settle = settle
         self.game = None
         self.been: set[tuple] = set()  # positions this game has already been in
         self.accepts = None  # the game's table of what each pile takes, for which `runs` and `promised` were found
         self.runs: dict[tuple, dict] = {}  # longest runs of face-up tops, found for this game (see `_carries`)
-        self.promised: tuple = (None, {})  # (the unseen cards, the promises worked out while they were unseen)
+        # (the unseen cards, the promises worked out while they were unseen, the values settled meanwhile, the unseen
+        # kinds grouped by rule)
+        self.promised: tuple = (None, {}, {}, {})
+        self.shape = None  # what the search reads of the game's rules and piles, once per game and rules (`_Shape`)
 
     def choose(self, game, moves: list[int]) -> int:
         if game is not self.game:
@@ -51,17 +63,21 @@ class SearchStrategy:
         if game.accepts_on_top is not self.accepts or len(self.runs) > MAX_RUNS_KEPT:
             # a new game, or rules changed in play (`Game.change_rules`, which remakes the tables): what was worked
             # out for the rules before is forgotten, and so is all of it past the bound
-            self.accepts, self.runs, self.promised = game.accepts_on_top, {}, (None, {})
+            self.accepts, self.runs, self.promised = game.accepts_on_top, {}, (None, {}, {}, {})
+        if self.shape is None or self.shape.game is not game or self.shape.accepts is not game.accepts_on_top:
+            self.shape = _Shape(game)
         self.been.add(game.state.key())
         if len(moves) == 1:
             return moves[0]
-        search = _LineSearch(game, -1 if self.minimize else 1, self.been, self.runs)
+        search = _LineSearch(game, -1 if self.minimize else 1, self.been, self.runs, self.shape)
         # What a line's end promises depends on the cards not yet seen, which change only when one is shown: the
-        # decisions between two such moments share what they worked out.
-        if self.promised[0] == search.unseen and len(self.promised[1]) <= MAX_RUNS_KEPT:
-            search.promises = self.promised[1]
+        # decisions between two such moments share what they worked out, and the values they settled.
+        if self.promised[0] == search.unseen and len(self.promised[1]) + len(self.promised[2]) <= MAX_RUNS_KEPT:
+            search.promises, search.unseen_by_rules = self.promised[1], self.promised[3]
+            if self.settle:
+                search.settled = self.promised[2]
         else:
-            self.promised = (search.unseen, search.promises)
+            self.promised = (search.unseen, search.promises, search.settled, search.unseen_by_rules)
         values = {}
         ordered = search.ordered(moves)
         for i, m in enumerate(ordered):
@@ -73,20 +89,13 @@ class SearchStrategy:
         return ties[0] if len(ties) == 1 else ties[self.rng.below(len(ties))]
 
 
-class _LineSearch:
-    """One decision's search: values positions by the best line from them, memoised by state key."""
+class _Shape:
+    """What a search reads of one game under one set of rules, the same at every decision: which moves move cards,
+    the piles cards leave and where each stock deals, the pack by kind, and the runs' rules by number."""
 
-    def __init__(self, game, sign: int, been: set, runs: dict | None = None):
+    def __init__(self, game):
         self.game = game
-        self.sign = sign
-        self.been = been
-        # face-up runs -> {(target, what its top kind takes): the longest run}: a function of the game's rules and the
-        # runs alone, so it is shared by the decisions of one game under the same rules (SearchStrategy.choose)
-        self.runs = {} if runs is None else runs
-        self.nodes = 0  # positions searched or valued so far
-        self.limit = 0  # the count of positions at which the search stops looking further
-        self.memo: dict[tuple, float] = {}
-        self.promises: dict[tuple, tuple[float, float]] = {}
+        self.accepts = accepts = game.accepts_on_top
         P = game.P
         self.card_move_floor = P * P  # moves at or above it move cards; below it they deal or redeal
         # Piles a card may leave: their face-up cards are what the player has to play.
@@ -99,13 +108,69 @@ class _LineSearch:
             if turn is not None:
                 self.stocks.append((s, (game.rules.groups[turn["to"]].piles[0],)))
         self.playable_targets = {t for _, targets in self.stocks for t in targets if t in self.sources}
+        kind = game.kind
+        self.size = game.deck.size
+        self.pack = Counter(kind[c] for c in range(game.deck.size))
+        # Where every card is its own kind (one pack, no twins), a run of cards is its run of kinds.
+        self.cards_are_kinds = all(kind[c] == c for c in range(game.deck.size))
+        # Per target pile and kind on top: the number of the rule a run onto it follows (what that kind takes; kinds
+        # that take the same cards share it), and per rule what it takes, as a set. Read by `_carries`.
+        targets = sorted({t for _, ts in self.stocks for t in ts})
+        numbers: dict[tuple, int] = {}
+        kinds = max(self.pack, default=-1) + 1  # the kinds a card of the pack may be
+        self.rule_of: dict[int, list[int]] = {}
+        for t in targets:
+            takes = accepts[t]
+            self.rule_of[t] = [numbers.setdefault((t, takes.get(k, ())), len(numbers)) for k in range(kinds)]
+        self.first_of: list[frozenset] = [frozenset(first) for _, first in numbers]
+        self.onto: dict[int, dict] = {t: {k: frozenset(v) for k, v in accepts[t].items()} for t in targets}
+
+
+class _LineSearch:
+    """One decision's search: values positions by the best line from them, memoised by state key."""
+
+    def __init__(self, game, sign: int, been: set, runs: dict | None = None, shape: _Shape | None = None):
+        self.game = game
+        self.sign = sign
+        self.been = been
+        # face-up runs -> {rule number (`_Shape.rule_of`): the longest run}: a function of the game's rules and the
+        # runs alone, so it is shared by the decisions of one game under the same rules (SearchStrategy.choose)
+        self.runs = {} if runs is None else runs
+        self.nodes = 0  # positions searched or valued so far
+        self.limit = 0  # the count of positions at which the search stops looking further
+        self.memo: dict[tuple, float] = {}
+        self.promises: dict[tuple, tuple[float, float]] = {}
+        # Positions whose every line was searched to its end, no budget spent and no loop met on the way: their value
+        # is theirs alone, whatever the budget and the line that reaches them, so it holds for every later decision
+        # while the unseen cards are the same (SearchStrategy.choose shares it). `unsettled` counts the values given
+        # that were not: cut short by the budget, or a loop's.
+        self.settled: dict[tuple, float] = {}
+        self.unsettled = 0
+        self.shape = shape = _Shape(game) if shape is None else shape
+        self.card_move_floor = shape.card_move_floor
+        self.sources = shape.sources
+        self.stocks = shape.stocks
+        self.playable_targets = shape.playable_targets
         # The cards not yet seen, by kind: the pack less every face-up card. Within one search this
         # stays fixed, since a move that would show a new card ends its line before it is looked at.
-        st = game.state
-        seen = Counter(game.kind[c] for p in range(P) for c in st.piles[p][st.down[p]:])
-        pack = Counter(game.kind[c] for c in range(game.deck.size))
-        self.unseen = [(k, n - seen[k]) for k, n in sorted(pack.items()) if n > seen[k]]
+        st, kind_of = game.state, game.kind.__getitem__
+        if sum(map(len, st.piles)) == shape.size:
+            # Every card of the pack lies in a pile: the unseen are the face-down ones, fewer to count.
+            hidden = Counter()
+            for pile, down in zip(st.piles, st.down):
+                if down:
+                    hidden.update(map(kind_of, pile[:down]))
+            self.unseen = sorted(hidden.items())
+        else:
+            seen = Counter()
+            for pile, down in zip(st.piles, st.down):
+                if len(pile) > down:
+                    seen.update(map(kind_of, pile[down:]))
+            self.unseen = [(k, n - seen[k]) for k, n in sorted(shape.pack.items()) if n > seen[k]]
         self.unseen_total = sum(n for _, n in self.unseen)
+        # The unseen kinds grouped by the rules a run onto each target follows, per tuple of targets (see `_carries`);
+        # shared by the decisions that share the promises.
+        self.unseen_by_rules: dict[tuple, list] = {}
 
     # -- lines --------------------------------------------------------------------------------
     def value_of(self, m: int) -> float:
@@ -113,7 +178,11 @@ class _LineSearch:
         game = self.game
         if m < self.card_move_floor:
             return self.leaf()  # the line stops before the deal: what the stock gives is unknown
-        _, src, _, n = game.decode(m)
+        parts = game._card_moves.get(m) if m < game.discard_base else None  # filled by `move_score` (`ordered`)
+        if parts is None:
+            _, src, _, n = game.decode(m)
+        else:
+            n, src = parts[0], parts[1]
         reveals = self._reveals(src, n)
         rec = game.apply(m)
         try:
@@ -136,19 +205,33 @@ class _LineSearch:
         key = game.state.key()
         known = self.memo.get(key)
         if known is not None:
+            if key not in self.settled:
+                self.unsettled += 1  # a line gone round in a circle, or a value the budget cut short
             return known
         if key in self.been:
+            self.unsettled += 1
             return float("-inf")  # back where the game already was: a loop gains nothing
+        known = self.settled.get(key)
+        if known is not None:
+            return known  # searched to the end by an earlier decision: no budget spent on it again
         moves = game.legal_moves()
         status = game.status(moves)
         if status.outcome != "playing":
             return self.sign * game.score() + (WIN_BONUS if status.outcome == "won" else 0.0)
         if self.nodes >= self.limit:
+            self.unsettled += 1
             return self.sign * game.score()  # no budget left to look further: the score as it stands
         self.nodes += 1
-        self.memo[key] = float("-inf")  # a line that comes back here has gone round in a circle
-        value = max(self.value_of(m) for m in self.ordered(moves))
+        self.memo[key] = value = float("-inf")  # a line that comes back here has gone round in a circle
+        unsettled = self.unsettled
+        value_of = self.value_of
+        for m in self.ordered(moves):
+            v = value_of(m)
+            if v > value:
+                value = v
         self.memo[key] = value
+        if self.unsettled == unsettled:
+            self.settled[key] = value
         return value
 
     def ordered(self, moves: list[int]) -> list[int]:
@@ -174,6 +257,7 @@ class _LineSearch:
         game = self.game
         value = self.sign * game.score()
         if self.nodes >= self.limit:
+            self.unsettled += 1
             return value
         self.nodes += 1
         chance, carry = self.promise(hidden)
@@ -189,9 +273,13 @@ class _LineSearch:
         targets = tuple(t for s, ts in self.stocks if st.piles[s] for t in ts)
         if not targets or not self.unseen_total:
             return (0.0, 0.0)
-        piles, down, kind_of = st.piles, st.down, game.kind.__getitem__
-        runs = tuple(tuple(map(kind_of, piles[p][down[p]:]))
-                     for p in self.sources if p != hidden and len(piles[p]) > down[p])
+        piles, down = st.piles, st.down
+        if self.shape.cards_are_kinds:
+            runs = tuple([tuple(piles[p][down[p]:]) for p in self.sources if p != hidden and len(piles[p]) > down[p]])
+        else:
+            kind_of = game.kind.__getitem__
+            runs = tuple([tuple(map(kind_of, piles[p][down[p]:]))
+                          for p in self.sources if p != hidden and len(piles[p]) > down[p]])
         known = self.promises.get((targets, runs))
         if known is None:
             known = self.promises[(targets, runs)] = self._carries(targets, runs)
@@ -201,6 +289,19 @@ class _LineSearch:
             hits += sum(n for k, n in idle if game.dests[k])
         return (hits / self.unseen_total, carried / self.unseen_total)
 
+    def _grouped(self, targets: tuple) -> list:
+        """The unseen kinds as groups that follow the same rule onto each of `targets`: (rule numbers, the cards
+        of the group, its (kind, count) pairs); made once per tuple of targets while the unseen cards are the same."""
+        groups = self.unseen_by_rules.get(targets)
+        if groups is None:
+            rule_of = self.shape.rule_of
+            by_rules: dict[tuple, list] = {}
+            for k, n in self.unseen:
+                by_rules.setdefault(tuple(rule_of[t][k] for t in targets), []).append((k, n))
+            groups = self.unseen_by_rules[targets] = [(rules, sum(n for _, n in kinds), kinds)
+                                                      for rules, kinds in by_rules.items()]
+        return groups
+
     def _carries(self, targets: tuple, runs: tuple) -> tuple[int, int, list]:
         """For the unseen cards dealt onto a target: how many start a run of face-up tops, the cards
         those runs carry off in all (each the longest it could be), and the kinds that start none."""
@@ -208,36 +309,36 @@ class _LineSearch:
         found = self.runs.get(runs)
         if found is None:
             found = self.runs[runs] = {}
-        accepts = self.game.accepts_on_top
+        shape = self.shape
+        tops = {run[-1] for run in runs}
         stacks = None  # the runs as piles to take cards from, made when a run must be searched
         hits = carried = 0
         idle = []
-        for k, n in self.unseen:
+        for rules, n, kinds in self._grouped(targets):
             best = 0
-            for t in targets:
-                takes = accepts[t]
-                rule = (t, takes.get(k, ()))
+            for t, rule in zip(targets, rules):
                 length = found.get(rule)
                 if length is None:
-                    if stacks is None:
-                        stacks = [list(run) for run in runs]
-                    length = found[rule] = _longest_run(takes, k, stacks)
+                    if tops.isdisjoint(shape.first_of[rule]):
+                        length = 0  # no top goes on it: the search would stop at its first step
+                    else:
+                        if stacks is None:
+                            stacks = [list(run) for run in runs]
+                        length = _longest_run(shape.onto[t], kinds[0][0], stacks)
+                    found[rule] = length
                 if length > best:
                     best = length
             if best:
                 hits += n
                 carried += n * best
             else:
-                idle.append((k, n))
+                idle += kinds
         return hits, carried, idle
 
 
 def _longest_run(takes: dict, top: int, stacks: list[list[int]]) -> int:
     """The longest run of face-up tops (the last card of each stack) that can go one on another onto a pile topped by
     kind `top`, searched depth first within CHAIN_STEPS steps, the stacks in order (they are left as they were)."""
-    first = takes.get(top, ())
-    if not any(stack and stack[-1] in first for stack in stacks):
-        return 0  # no top goes on it: the search would stop at its first step
     steps = [CHAIN_STEPS]
 
     def longest(top: int) -> int:
@@ -279,16 +380,40 @@ def choose_shuffle(rules, pack_order: list[int], seed: int, minimize: bool = Tru
     Only `deck.shuffle: optional` leaves a choice (`always` shuffles, `never` keeps). The pack as it
     lies is how the cards were gathered, so the bot may play that deal out in its head; it compares its
     score there with its mean over `samples` shuffles of the same pack, drawn from the strategy's own
-    stream. `minimize` as for SearchStrategy (a match's turn score: lower is better).
+    stream. `minimize` as for SearchStrategy (a match's turn score: lower is better). The shuffles are
+    played in turn, and no more of them once the rest could not change the answer whatever they scored
+    (within the ruleset's `score_bounds`): each is drawn from a stream of its own, so the answer is the
+    one all of them would give.
     """
     if rules.shuffle != "optional":
         return rules.shuffle == "always"
     kept = play_turn(rules, SearchStrategy(seed, minimize, budget), order=pack_order)
+    bounds = score_bounds(rules)
     total = 0
     for n in range(1, samples + 1):
+        if bounds is not None:
+            decided = _decided(kept * samples, total, samples - n + 1, bounds, minimize)
+            if decided is not None:
+                return not decided
         order = list(pack_order)
         Rng(seed, n, STREAM_STRATEGY).shuffle(order)
         total += play_turn(rules, SearchStrategy(seed + n, minimize, budget), order=order)
-    mean = total / samples
-    keep_is_better = kept < mean if minimize else kept > mean
+    keep_is_better = kept * samples < total if minimize else kept * samples > total
     return not keep_is_better
+
+
+def _decided(kept_times_samples: int, total: int, left: int, bounds: tuple[int, int], minimize: bool) -> bool | None:
+    """Whether keeping the pack is better (kept below the shuffles' mean when minimising, above it when maximising),
+    when the `left` shuffles still to play cannot change it, each scoring within `bounds`; None while they can."""
+    least, most = total + bounds[0] * left, total + bounds[1] * left  # the shuffles' total, at the least and most
+    if minimize:
+        if kept_times_samples < least:
+            return True
+        if kept_times_samples >= most:
+            return False
+    else:
+        if kept_times_samples > most:
+            return True
+        if kept_times_samples <= least:
+            return False
+    return None

@@ -8,8 +8,8 @@ table), `Game.playout` plays random legal moves (`random.Random(i).randrange`) f
 game ends or the cap, as benchmarks/run.py does for Forty Thieves; each round times every game in turn, and a game's
 figure is its moves per CPU second (`time.process_time`, so other work on a shared machine counts less), the median
 of the rounds with the min and max. The ratio beside it is the median of the per-round ratios to Forty Thieves' rate
-timed just before it (Forty Thieves is played again before every game), which holds up when the machine's speed
-drifts.
+timed beside it deal by deal (Forty Thieves' deal i just before the game's deal i, for every game), which holds up
+when the machine's speed drifts within a round.
 
 Part two: `kallisti simulate forty-thieves --strategy random` (the `simulate` function it calls, played in this
 process) over seeds 1..N, against the engine's loop making the same moves: `Game(rules, seed=s).playout` with the
@@ -62,6 +62,22 @@ def random_playouts(rules, deals: int, cap: int) -> tuple[int, float]:
     return moves, time.process_time() - start
 
 
+def paired_playouts(rules, reference, deals: int, cap: int) -> tuple[int, float, int, float]:
+    """`random_playouts` of a game and of the reference game, interleaved deal by deal (the reference's deal i, then
+    the game's deal i): moves and CPU seconds of the game, then of the reference."""
+    clock = time.process_time
+    moves = seconds = ref_moves = ref_seconds = 0
+    for seed in range(1, deals + 1):
+        start = clock()
+        ref_moves += Game(reference, seed=seed).playout(random.Random(seed).randrange, cap)
+        middle = clock()
+        moves += Game(rules, seed=seed).playout(random.Random(seed).randrange, cap)
+        end = clock()
+        ref_seconds += middle - start
+        seconds += end - middle
+    return moves, seconds, ref_moves, ref_seconds
+
+
 def engine_loop(rules, deals: int, cap: int) -> tuple[int, float]:
     """The engine's loop making the moves `simulate --strategy random` makes: its deals, its random stream."""
     start = time.process_time()
@@ -94,11 +110,12 @@ def measure(names: list[str], deals: int, rounds: int, cap: int, simulate_deals:
     made: dict[str, int] = {}
     for _ in range(rounds):
         for name in names:
-            if name != REFERENCE:  # Forty Thieves just before each game, for the game's ratio
-                moves, seconds = random_playouts(rules[REFERENCE], deals, cap)
-                rates[REFERENCE].append(moves / seconds)
-                made[REFERENCE] = moves
-            moves, seconds = random_playouts(rules[name], deals, cap)
+            if name == REFERENCE:
+                moves, seconds = random_playouts(rules[name], deals, cap)
+            else:  # Forty Thieves beside each game, deal by deal, for the game's ratio
+                moves, seconds, ref_moves, ref_seconds = paired_playouts(rules[name], rules[REFERENCE], deals, cap)
+                rates[REFERENCE].append(ref_moves / ref_seconds)
+                made[REFERENCE] = ref_moves
             rates[name].append(moves / seconds)
             made[name] = moves
             ratios[name].append(rates[name][-1] / rates[REFERENCE][-1])

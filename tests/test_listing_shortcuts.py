@@ -1,5 +1,7 @@
 """The move generator's shortcuts list exactly the moves, in exactly the order, of the general way, on every shipped
-patience: spaces whose empty rule has no table filed in `checked` lists (`FILE_UNTABLED_SPACES`), verdicts read off
+patience: spaces whose empty rule has no table filed in `checked` lists (`FILE_UNTABLED_SPACES`), sources of single
+cards listed by one index lookup beside groups that take cards into spaces judged the general way
+(`SIMPLE_BESIDE_SPACE_TARGETS`: their spaces looked at only while one is empty), verdicts read off
 kept memos (`kept_checked`), a take rule's verdicts kept by the pile's shape (`take_shapes`), and compulsory and
 automatic moves matched only where the move's number allows (`compulsory_masks`, `step_auto_masks`).
 
@@ -23,7 +25,8 @@ NAMES = SHIPPED + ["discordian"]
 
 def general_twin(name: str, seed: int) -> Game:
     """A game of a freshly loaded ruleset (its own tables) that takes none of the shortcuts."""
-    with mock.patch.object(Game, "FILE_UNTABLED_SPACES", False):
+    with mock.patch.object(Game, "FILE_UNTABLED_SPACES", False), \
+            mock.patch.object(Game, "SIMPLE_BESIDE_SPACE_TARGETS", False):
         twin = Game(load_ruleset(name), seed=seed)
     twin.kept_checked = False
     twin.take_shapes = [None] * len(twin.take_shapes)
@@ -63,6 +66,9 @@ def test_the_shortcuts_are_taken_where_they_are_there_for():
     busy = Game(load_ruleset("busy-aces"), seed=1)  # a space filled only from the waste: no table, filed as checked
     assert busy.simple_sources and not busy.general_targets and busy.plain_moves
     assert not general_twin("busy-aces", 1).simple_sources
+    octave = Game(load_ruleset("octave"), seed=1)  # two groups whose spaces take only the waste's card
+    assert len(octave.general_targets) == 2 and octave.space_targets and octave.simple_sources and octave.plain_moves
+    assert not general_twin("octave", 1).simple_sources
     spider = Game(load_ruleset("spider"), seed=1)  # runs of many cards: its whole-suit spaces stay general targets
     assert spider.general_targets
     emperor = Game(load_ruleset("emperor"), seed=1)

@@ -43,7 +43,7 @@ SHIPPED = shipped_patiences()
 # build clauses, hands, refills, automatic moves (intelligence, la-nivernaise) and compulsory moves (decade): every
 # shipped patience, and Discordian (a match's ruleset, played here as a patience).
 PLAIN = ["busy-aces", "congress", "discordian", "forty-thieves", "freecell", "house-in-the-wood", "house-on-the-hill",
-         "indian", "limited", "lucas", "maria", "number-ten", "rank-and-file", "rouge-et-noir"]
+         "indian", "limited", "lucas", "maria", "number-ten", "octave", "rank-and-file", "rouge-et-noir"]
 GENERAL = [name for name in SHIPPED if name not in PLAIN]
 SEEDS = [1, 2, 3]
 CAPS = [1000, 45]  # to the end (or the cap), and stopped part-way

@@ -87,7 +87,11 @@ class MoveGeneration:
         top_key = self.top_key
         spaces = self.open_spaces  # empty piles that take any card (never a source: a source has cards)
         checked, has_checked, kept_checked = self.checked, self.has_checked, self.kept_checked
-        if not (spaces or has_checked):
+        # The general targets that take simple sources' cards into their spaces and have a space now, each with its
+        # spaces and where a verdict on a card may be kept (as `_space_targets` reads them, inline below)
+        space_targets = [(tg, self.empties[tg], self.empty_memos[tg], self.space_counts[tg])
+                         for tg, _, _ in self.general_by_count[1] if self.empties[tg]] if self.space_targets else None
+        if not (spaces or has_checked or space_targets):
             # Then a simple source's only moves are to its `source_dests` list: skip the empty ones at C speed
             # (compress stops at the end of simple_sources, before the spare slot).
             source_dests = self.source_dests
@@ -116,6 +120,17 @@ class MoveGeneration:
                                 self._kept_checked(out, lst, src, 1, head)
                             else:
                                 self._checked_targets(out, lst, src, 1, head)
+                    if space_targets:
+                        for tg, empties, memo, kept in space_targets:
+                            if memo is not None:
+                                ok = memo.get(self.cards_key(piles[src][-1:]))
+                            else:
+                                ok = kept.get(src * self.window_span + 1) if kept is not None else None
+                            if ok is None:
+                                self._general_empties(out, tg, src, 1, head)
+                            elif ok:
+                                for d in empties:
+                                    out.append(head + d)
         runs = self.runs
         for src, limit, seq, counts, kept in self.run_plan:
             found = runs[src]
@@ -155,30 +170,37 @@ class MoveGeneration:
                             self._checked_targets(out, lst, src, n, head)
                 if not targets:
                     continue
-                for tg, builds, takes_spaces in targets:  # the general targets a run of n cards may go to
-                    if builds:
-                        self._general_builds(out, tg, src, n, head)
-                    if takes_spaces:
-                        empties = self.empties[tg]
-                        if not empties:
-                            continue
-                        # `_general_empties` when the verdict on these cards, or from this source, is known
-                        memo = self.empty_memos[tg]
-                        if memo is not None:
-                            ok = memo.get(self.cards_key(piles[src][-n:]))
-                        else:
-                            kept = self.space_counts[tg]
-                            ok = kept.get(src * self.window_span + n) if kept is not None else None
-                        if ok is None:
-                            self._general_empties(out, tg, src, n, head)
-                        elif ok:
-                            for d in empties:
-                                out.append(head + d)
+                self._space_targets(out, targets, src, n, head)
         if self.discard_sources:
             self._discard_moves(out)
         if self.reach_sources:
             self._reach_moves(out)
         return out
+
+    def _space_targets(self, out, targets, src: int, n: int, head: int) -> None:
+        """The moves of the top n cards of pile src to `targets`, the general targets a run of n cards may go to (as
+        `general_by_count` has them): onto the piles of those whose build rule is judged pile by pile, into the spaces
+        of those that take cards into spaces."""
+        piles = self.piles
+        for tg, builds, takes_spaces in targets:
+            if builds:
+                self._general_builds(out, tg, src, n, head)
+            if takes_spaces:
+                empties = self.empties[tg]
+                if not empties:
+                    continue
+                # `_general_empties` when the verdict on these cards, or from this source, is known
+                memo = self.empty_memos[tg]
+                if memo is not None:
+                    ok = memo.get(self.cards_key(piles[src][-n:]))
+                else:
+                    kept = self.space_counts[tg]
+                    ok = kept.get(src * self.window_span + n) if kept is not None else None
+                if ok is None:
+                    self._general_empties(out, tg, src, n, head)
+                elif ok:
+                    for d in empties:
+                        out.append(head + d)
 
     def _runs(self, src: int, limit: int, seq, counts) -> list[tuple]:
         """The runs that may leave pile src now, shortest first, as its take and sequence rules judge them: each as

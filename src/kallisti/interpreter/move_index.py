@@ -21,7 +21,8 @@ class MoveIndex:
                      "win_sees", "plain_deals", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key", "empty_gates",
                      "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts",
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
-                     "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks")
+                     "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
+                     "space_targets")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -83,7 +84,7 @@ class MoveIndex:
         self.general_targets = [(tg, self.onto[tg] is None, self.empty_ok[tg] is None) for tg in targets
                                 if self.onto[tg] is None or self.empty_ok[tg] is None]
         self.flip = [groups[self.gindex[p]].flip for p in range(self.P)]
-        simple = [info for info in self.source_info if info[1] == 1 and info[3] is None and not self.general_targets]
+        simple = self._simple_sources()
         # (pile, move number less the destination, place in the list: see `source_dests`)
         self.simple_sources = [(info[0], (self.P + info[0]) * self.P, i) for i, info in enumerate(simple)]
         # Per pile: its place in simple_sources; every other pile has the one place past the end (a slot of
@@ -194,9 +195,12 @@ class MoveIndex:
         # records.
         # Spaces whose empty rule has clauses beyond its table are allowed (`_plain_playout` lists the moves the general
         # way while one is empty: `checked_space_groups`), clauses beyond a build rule's table are not.
+        # So are general targets that take cards only into spaces (`space_targets`), listed the same way.
         self.checked_space_groups = [gi for gi in targets if self.space_residual[gi] and self.space_kinds[gi]]
+        self.checked_space_groups += [tg for tg in self.space_targets if tg not in self.checked_space_groups]
         checked_builds = any(self.build_residual[tg] and self.onto[tg] for tg in targets)
-        self.plain_moves = not (self.run_sources or self.discard_sources or self.general_targets or checked_builds
+        general_builds = any(builds for _, builds, _ in self.general_targets)
+        self.plain_moves = not (self.run_sources or self.discard_sources or general_builds or checked_builds
                                 or self.any_hand or any(self.refill_of) or rules.reads_history or self.reach_sources)
         # Filters by move number before the compulsory moves, and a step's automatic moves, are matched (`_matching`).
         self.compulsory_masks = self._pattern_masks(rules.compulsory)
@@ -234,6 +238,29 @@ class MoveIndex:
         tables = list(empty_ok)
         tables[tg] = b"\x01" * self.deck.size
         return tuple(tables)
+
+    # Whether `_simple_sources` may make sources of single cards simple when general targets take cards into spaces
+    # (off: they are listed as runs of one card, which a test compares with).
+    SIMPLE_BESIDE_SPACE_TARGETS = True
+
+    def _simple_sources(self) -> list:
+        """The entries of `source_info` whose moves are listed by one index lookup (`simple_sources`): one card at a
+        time, every count allowed. With general targets, only where every one of them takes cards into its spaces
+        alone (its build rule is tabulated) and the simple sources come first in `source_info`: their moves are then
+        the same, in the same order, as listing them as runs of one card (the index's lists, then each such group's
+        spaces, `_space_targets`); those groups are `space_targets`, whose spaces `_all_moves` looks at only while
+        one is empty."""
+        single = [info[1] == 1 and info[3] is None for info in self.source_info]
+        self.space_targets = []
+        if not self.general_targets:
+            return [info for info, one in zip(self.source_info, single) if one]
+        if not self.SIMPLE_BESIDE_SPACE_TARGETS or any(builds for _, builds, _ in self.general_targets) \
+                or any(single[i] and not single[i - 1] for i in range(1, len(single))):
+            return []
+        simple = [info for info, one in zip(self.source_info, single) if one]
+        if simple:
+            self.space_targets = [tg for tg, _, takes in self.general_targets if takes]
+        return simple
 
     def _build_playout_tables(self) -> None:
         """What `_plain_playout` needs to know of the ruleset to skip work that cannot change anything."""

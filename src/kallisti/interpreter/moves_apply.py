@@ -100,6 +100,9 @@ class MoveApplication:
         st = self.state
         stock = st.piles[s]
         placed = []
+        kind, sizes, gname = self.kind, st.sizes, self.gname
+        # Cards dealt one after another onto the same pile re-file it once, after the last (`_refile_run`).
+        last, first_key, changed = -1, None, False
         for d in dests:
             while stock:  # a diverted card does not fill the place: the next card is dealt there
                 card = stock.pop()
@@ -109,14 +112,30 @@ class MoveApplication:
                     st.piles[d].append(card)  # what `place` does with a face-up card its group cannot divert
                     went = d
                 placed.append(went)
-                st.sizes[self.gname[s]] -= 1
-                st.sizes[self.gname[went]] += 1
-                self._refresh(went)
+                sizes[gname[s]] -= 1
+                sizes[gname[went]] += 1
+                if went != last:
+                    if last >= 0:
+                        self._refile_run(last, first_key, changed)
+                    last, first_key, changed = went, self.top_key[went], False
+                elif not changed:
+                    changed = kind[st.piles[went][-2]] != first_key  # the card under this one was the top a moment
                 if went == d:
                     break
+        if last >= 0:
+            self._refile_run(last, first_key, changed)
         st.down[s] = min(st.down[s], len(stock))
         self._refresh(s)
         return tuple(placed)
+
+    def _refile_run(self, p: int, first_key, changed: bool) -> None:
+        """Re-file pile p after face-up cards were put on it one after another, as `_refresh` after each would have:
+        `first_key` is its index key before the first, `changed` whether a card put on it but the last made a top of
+        another kind than that key. Then it ends at the end of its lists, even when the last card's kind is that key
+        again (where `_refresh` alone would leave it in place)."""
+        self._refresh(p)
+        if changed and self.top_key[p] == first_key:
+            self._file_again(p)
 
     def _undeal(self, s: int, placed: tuple) -> None:
         """Undo `_deal_from`: every card back on top of pile s, face down as it was."""

@@ -23,3 +23,12 @@ def shipped_data(name: str):
     """The resolved data of the shipped game `name` (read, extended and checked by the schema, not compiled): enough
     to choose a test's parameters at collection, which every worker of the suite does for every file."""
     return resolve(name)[0]
+
+
+@functools.lru_cache(maxsize=None)
+def changed(name: str, text: str) -> Ruleset:
+    """The shipped game `name` with the rule change `text` applied to it (checked as a change in play is), once."""
+    from kallisti.interpreter.amend import amend
+
+    base = shipped(name)
+    return amend(base.data, text, baseline=base).rules

@@ -174,3 +174,113 @@ def test_memory_knows_the_values_a_setting_has_had_as_changes_come_and_go(rules)
     match.impose(1, "set deck.shuffle never")
     memory = playerx.memory_of(match)
     assert all(memory.had(0, shuffle, v) for v in ('"always"', '"optional"', '"never"'))
+
+
+# -- the shortcuts of the weighing decide as the long way round does ---------------------------------------------------
+def _positions(node):
+    """Every position a parsed patch holds, in order: a copy must keep them all."""
+    out = [getattr(node, a, None) for a in ("pos", "key_pos", "value_pos", "item_pos")]
+    if isinstance(node, dict):
+        out += [p for v in node.values() for p in _positions(v)]
+    elif isinstance(node, list):
+        out += [p for v in node for p in _positions(v)]
+    return out
+
+
+def test_a_change_parsed_again_is_a_copy_of_its_own_equal_to_a_fresh_parse():
+    from kallisti.errors import KallistiError
+
+    text = 'forbid foundation.build no-7: card.rank == 7 "takes no 7"'
+    first = amend.parse(text, "<c1>")
+    amend._parsed.cache_clear()
+    fresh = amend.parse(text, "<c1>")
+    again = amend.parse(text, "<c1>")
+    assert first == fresh == again and _positions(first) == _positions(fresh) == _positions(again)
+    assert again is not fresh
+    again["expr"] = "card.rank == 8"  # a caller may change its copy: the next parse is not touched
+    assert amend.parse(text, "<c1>") == fresh
+    assert amend.parse(text, "<c2>").pos.source == "<c2>"  # positions are the text's of the source named
+    for _ in range(2):  # a refused text is refused every time
+        with pytest.raises(KallistiError):
+            amend.parse("set field.count", "<c1>")
+
+
+def test_the_value_a_candidate_gives_its_setting_is_read_as_applying_it_in_full_reads_it(rules):
+    # `applied` leaves out the resharing of `apply_all`: every candidate's setting and value are the same, on the base
+    # rules and on rules a change has made; so is what tells candidates apart (`_identity`).
+    from kallisti.errors import KallistiError
+    from kallisti.model.amended import applied, apply_all
+
+    eight = changed(rules, "set field.count 8")
+    for data in (rules.data, eight.data):
+        texts = [e.change for e in playerx.catalogue_for(rules)] + playerx.generated_changes(data, rules.data)
+        assert len(texts) > 40
+        for text in texts:
+            patch = playerx.parsed(text)
+            assert playerx._identity(text) == (playerx.effect_of(patch), playerx.canonical(patch))
+            try:
+                full = apply_all(data, [patch])
+            except KallistiError:
+                with pytest.raises(KallistiError):
+                    applied(data, patch)
+                continue
+            read = applied(data, patch)
+            assert read == full
+            setting = playerx.setting_in(patch, full)
+            assert playerx.setting_in(patch, read) == setting
+            assert playerx.value_at(read, setting) == playerx.value_at(full, setting)
+
+
+def test_memory_keys_each_players_rules_in_force_as_they_change(rules):
+    match = Match(rules, [Seat("ann"), Seat("bob")], 5)
+    play_turn(match)
+    memory = playerx.memory_of(match)
+    assert memory.data_key(0) == amend.data_key(rules.data) == memory.data_key(1)
+    match.impose(1, "set deck.shuffle optional")
+    play_turn(match)
+    memory = playerx.memory_of(match)
+    assert memory.data_key(0) == amend.data_key(memory.data[0]) != memory.data_key(1)
+    assert memory.data_key(0) == amend.rules_key(match.rules_for(0))
+
+
+def test_values_kept_by_the_part_of_the_rules_a_change_reads_are_those_worked_out_afresh(rules, monkeypatch):
+    # Changes to several parts of the rules (the match's limit, an honour rule, a pile group's rule, the deck) and a
+    # revoke: after each, every candidate's value read with the values kept since the match began is the value worked
+    # out afresh, and so are the candidates.
+    from kallisti.errors import KallistiError
+    from kallisti.model.amended import applied
+
+    def afresh(data, text):
+        patch = playerx.parsed(text)
+        try:
+            after = applied(data, patch)
+        except KallistiError:
+            return None
+        setting = playerx.setting_in(patch, after)
+        return setting, playerx.value_at(after, setting)
+
+    monkeypatch.setattr(playerx, "_values_after", {})
+    match = Match(rules, [Seat("ann"), Seat("bob")], 5)
+    steps = [(1, "set match.loses_at 220"), (0, 'honour dance before deal: "Dance."'), (1, BLACK),
+             (0, "set deck.shuffle optional"), (1, "set field.count 8"), (0, "revoke")]
+    new_values = []
+    for seat, text in steps:
+        play_turn(match)
+        memory = playerx.memory_of(match)
+        data, key = memory.data[match.current], memory.data_key(match.current)
+        kept = dict(playerx._values_after)
+        warm = playerx.candidates(match, seat, memory)
+        texts = [e.change for e in playerx.catalogue_for(rules)] + playerx.generated_changes(data, rules.data)
+        for t in texts:
+            assert playerx._value_after(data, key, t, playerx.parsed(t)) == afresh(data, t), t
+        new_values.append(len(set(playerx._values_after) - set(kept)))
+        monkeypatch.setattr(playerx, "_values_after", {})
+        assert playerx.candidates(match, seat, memory) == warm
+        monkeypatch.setattr(playerx, "_values_after", kept | playerx._values_after)
+        if text == "revoke":
+            match.revoke(seat, match.revokable(seat)[0].id)
+        else:
+            match.impose(seat, text)
+    # Ann's rules at the third step differ from the base rules in the match's limit alone: only the candidates that
+    # change the match are worked out again, where a new state of the rules used to mean every candidate.
+    assert new_values[0] > 40 and new_values[2] < 10

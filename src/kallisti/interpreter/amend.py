@@ -16,6 +16,7 @@ Nothing here touches the game being played, so a refused change leaves it exactl
 
 from __future__ import annotations
 
+import functools
 import threading
 import weakref
 from collections import OrderedDict
@@ -28,7 +29,7 @@ from kallisti.model import amended
 from kallisti.model.amended import MAX_CACHED, apply_all, data_key, play_key
 # The bounds of the cache of compiled changes, where limits.py lists them.
 from kallisti.model.amended import MAX_CACHED_BYTES  # noqa: F401
-from kallisti.located import LDict
+from kallisti.located import LDict, copy
 from kallisti.model.ruleset import Ruleset
 
 TRIAL_DEALS = 3  # seeded deals a change is tried on
@@ -56,7 +57,15 @@ def compile_data(data, where: Pos | None = None, key: str | None = None, base=No
 
 
 def parse(text: str, source: str = "<change>") -> LDict:
-    """One change's patch, with the positions of its text (KallistiError with line:column otherwise)."""
+    """One change's patch, with the positions of its text (KallistiError with line:column otherwise): a copy of its
+    own, which the caller may keep or change, of the patch parsed once per (text, source)."""
+    return copy(_parsed(text, source))
+
+
+@functools.lru_cache(maxsize=1024)  # texts kept, a few kilobytes each: the least recently used forgotten
+def _parsed(text: str, source: str) -> LDict:
+    """The patch of a change's text, parsed once: a match checks the same text again and again (a bot weighs its
+    candidates every turn, and the change it picks is checked again when it is imposed). Never handed out itself."""
     from kallisti.grammar.changes import parse_change
     from kallisti.model.loader import refuse_unsafe_strings, refuse_unsafe_text
 
@@ -85,8 +94,11 @@ def amend(current: LDict, text: str, *, source: str = "<change>", baseline=None,
                                     "it is handled by the match, not applied to a ruleset", patch.pos or Pos(source, 1, 1)))
     try:
         data = apply_all(current, [patch])
-        key = data_key(data, texts_of(baseline) if baseline is not None else None)
-        current_key = rules_key(baseline) if baseline is not None and baseline.data is current else data_key(current)
+        texts = texts_of(baseline) if baseline is not None else None
+        key = data_key(data, texts)
+        # Data rebuilt from the changes themselves (a match's check) share with the rules in force every part no change
+        # touched: their texts are read from those rules' rather than written again.
+        current_key = rules_key(baseline) if baseline is not None and baseline.data is current else data_key(current, texts)
         if key == current_key:
             raise KallistiError(Finding("change-nothing", "this change changes nothing: the rules already say so",
                                         patch.pos or Pos(source, 1, 1)))

@@ -137,6 +137,13 @@ def apply_all(base: LDict, patches: Sequence[dict]) -> LDict:
     return data
 
 
+def applied(base: LDict, patch: dict) -> LDict:
+    """`apply_all(base, [patch])` for reading only: the same data, but the maps a patch copied and left equal are not
+    put back as the base's own, which only a ruleset's schema check and key gain by (a bot reading the value a change
+    would give a setting asks this of every candidate)."""
+    return apply_patch(base, patch, normalise, share=True)
+
+
 def _reshare(data, base):
     """`data` with each map that a patch copied (to fill in defaults where normalising might) but left as it was put
     back as the base's own, so that what a change did not touch is the very data of the ruleset it was made from: its

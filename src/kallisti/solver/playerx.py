@@ -31,6 +31,7 @@ from kallisti.interpreter import amend
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
 from kallisti.located import plain
+from kallisti.model.amended import applied
 from kallisti.model.patch import split_path, verb_of
 
 NASTY = 1.0  # a change that costs the target at least this many cards a turn is nasty
@@ -115,7 +116,8 @@ def base_nastiness(base, text: str) -> float | None:
     key = (rules_key(base), text)
     if key not in _on_base:
         try:
-            after = amend.amend(base.data, text, baseline=base, patch=parsed(text)).rules
+            # Only whether it is adopted counts here: a refusal's suggestions (each a change checked in full) are not sought.
+            after = amend.amend(base.data, text, baseline=base, patch=parsed(text), suggest=False).rules
             found = nastiness(base, after)
         except KallistiError:
             found = None
@@ -248,6 +250,7 @@ class Memory:
         self.toggled: list[str] = []  # ids of the changes that set a setting back to an earlier value
         self.revoked_by: list[set[str]] = [set() for _ in range(n)]  # canonical patches each seat took back
         self.seen = 0  # events read
+        self.keys: list[tuple] = [(None, None)] * n  # each seat's (data, its data key), hashed once per state of them
         # (seat, setting) -> (the snapshots read, the values the setting has in them): snapshots are only added to,
         # so each is read once for a setting, however many decisions ask
         self.values_had: dict[tuple, tuple[int, frozenset]] = {}
@@ -273,6 +276,14 @@ class Memory:
         self.seen = len(match.events)
         return self
 
+    def data_key(self, target: int) -> str:
+        """The data key of `target`'s rules in force (`amend.data_key`), hashed once per state of them."""
+        data, key = self.keys[target]
+        if data is not self.data[target]:
+            key = amend.data_key(self.data[target])
+            self.keys[target] = (self.data[target], key)
+        return key
+
     def toggles_back(self, target: int, patch, after: dict) -> bool:
         """Whether a change on `target` that leaves its rules as `after` sets its setting to a value the setting has
         had before in the match (the base rules' value included, and values of changes since revoked)."""
@@ -287,6 +298,17 @@ class Memory:
             values = values.union(value_at(s, setting) for s in snapshots[read:])
             self.values_had[(target, setting)] = (len(snapshots), values)
         return value in values
+
+
+@functools.lru_cache(maxsize=1024)
+def _identity(text: str) -> tuple[str, str] | None:
+    """(what a change does, its canonical patch) for a change's text (`effect_of`, `canonical`), worked out once per
+    text: the same candidates are met decision after decision. None when the text does not parse."""
+    try:
+        patch = parsed(text)
+    except KallistiError:
+        return None
+    return effect_of(patch), canonical(patch)
 
 
 def canonical(patch) -> str:
@@ -332,42 +354,64 @@ def candidates(match, seat: int, memory: Memory) -> list[str]:
     that changes nothing among them), and those the bot itself took back."""
     target = match.current
     current = memory.data[target]
-    key = amend.data_key(current)
+    key = memory.data_key(target)
     out, seen = [], set()
     for text in [e.change for e in catalogue_for(match.base)] + generated_changes(current, match.base.data):
-        try:
-            patch = parsed(text)
-        except KallistiError:
+        identity = _identity(text)
+        if identity is None:
             continue
-        effect = effect_of(patch)
-        if effect in seen or canonical(patch) in memory.revoked_by[seat]:
+        effect, patch_key = identity
+        if effect in seen or patch_key in memory.revoked_by[seat]:
             continue
         seen.add(effect)
-        found = _value_after(current, key, text, patch)
+        found = _value_after(current, key, text, parsed(text))
         if found is not None and not memory.had(target, *found):
             out.append(text)
     return out
 
 
-_values_after: dict[tuple[str, str], tuple | None] = {}
+_values_after: dict[tuple, tuple] = {}  # (part, found) by (the part's id, text), or (None, found) by (data key, text)
 MAX_VALUES_AFTER = 50_000  # values kept (a few hundred bytes each): forgotten all at once past this
 
 
 def _value_after(current, key: str, text: str, patch) -> tuple | None:
     """(the setting a change names, its value) once the change is applied to the data `current` (whose data key is
-    `key`); None when it does not apply. Cached: the same rules meet the same candidates decision after decision."""
-    found = _values_after.get((key, text), False)
-    if found is False:
-        try:
-            after = amend.apply_all(current, [patch])
-            setting = setting_in(patch, after)
-            found = (setting, value_at(after, setting))
-        except KallistiError:
-            found = None
-        if len(_values_after) >= MAX_VALUES_AFTER:
-            _values_after.clear()
-        _values_after[(key, text)] = found
+    `key`); None when it does not apply. Cached: the same rules meet the same candidates decision after decision.
+
+    A change reads and writes only the part of the rules its path starts in (the value of one top-level key: applying
+    it walks its path from there, and filling in defaults fills each part from itself alone), so what it gives its
+    setting is kept by that part, the very object: rules made from one another share every part no change touched
+    (`amended.apply_all`), and a change to the match's limit leaves the value of a ban on a pile group as it was. A
+    setting read from the rules as a whole (a key's alias: `setting_in`) is kept by the data key."""
+    part = _part_of(current, patch)
+    by_part = (id(part), text) if part is not None else None
+    kept = _values_after.get(by_part) if by_part is not None else None
+    if kept is None:
+        kept = _values_after.get((key, text))
+    if kept is not None:
+        return kept[1]
+    try:
+        after = applied(current, patch)
+        setting = setting_in(patch, after)
+        found = (setting, value_at(after, setting))
+    except KallistiError:
+        found = None
+    if len(_values_after) >= MAX_VALUES_AFTER:
+        _values_after.clear()
+    if by_part is not None and (found is None or found[0] != ("rules",)):
+        _values_after[by_part] = (part, found)  # the part kept with its value, so that its id names no other object
+    else:
+        _values_after[(key, text)] = (None, found)
     return found
+
+
+def _part_of(data, patch):
+    """The value of the top-level key a change's path starts in (None when the data have no such key)."""
+    try:
+        first = str(patch[verb_of(patch)]).split(".", 1)[0]
+    except KallistiError:
+        return None
+    return data.get(first) if isinstance(data, dict) else None
 
 
 def weigh(match, seat: int, texts: list[str], nasty: bool, budget: Budget) -> list[tuple[float, str]]:

@@ -84,7 +84,7 @@ def test_docs_security_holds_the_table_of_limits():
 # a test of this file, or one elsewhere that already does (a parametrized test by its function's name).
 LIMIT_TESTS: dict[tuple[str, str], str] = {
     # Reading files
-    ("kallisti.located", "MAX_FILE_BYTES"):
+    ("kallisti.textfiles", "MAX_FILE_BYTES"):
         "tests/test_limits.py::test_a_file_over_its_limit_is_refused_after_reading_one_byte_more",
     ("kallisti.cli.play", "MAX_DEAL_BYTES"): "tests/test_limits.py::test_a_deal_file_one_byte_over_its_limit_is_refused",
     ("kallisti.cli.command_lines", "MAX_COMMAND_CHARS"):
@@ -183,6 +183,7 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
     ("kallisti.solver.playerx", "MAX_MEASURES"): "tests/test_bots_decisions_caches.py::"
         "test_measures_are_forgotten_past_their_bound_and_measured_again_alike",
     ("kallisti.model.clean_loads", "MAX_KEPT"): "tests/test_clean_loads.py::test_the_record_keeps_the_newest_hashes",
+    ("kallisti.cli.games", "MAX_HEADINGS"): "tests/test_startup.py::test_the_headings_record_keeps_the_newest",
     ("kallisti.model.clause_checks", "MAX_MEMO"): "tests/test_limits.py::test_the_cache_of_clause_check_outcomes_is_bounded",
     # Display
     ("kallisti.model.diff", "MAX_SHOWN"): "tests/test_limits.py::test_a_long_value_in_a_diff_line_is_cut",
@@ -223,7 +224,7 @@ def test_every_registered_test_exists():
 # -- reading files ---------------------------------------------------------------------------------------------
 
 def test_a_file_over_its_limit_is_refused_after_reading_one_byte_more(tmp_path, monkeypatch):
-    from kallisti.located import MAX_FILE_BYTES
+    from kallisti.textfiles import MAX_FILE_BYTES
     from kallisti.textfiles import read_text
 
     path = tmp_path / "huge.yaml"

@@ -62,7 +62,57 @@ def test_list_builds_no_grammar_and_checks_no_schema(tmp_path):
     modules = modules_after(["list"], env={"XDG_CACHE_HOME": str(tmp_path)})
     assert "kallisti.cli.games" in modules
     assert heavy_in(modules) == []
-    assert not (tmp_path / "kallisti").exists()  # no parser was built, so none was kept
+    assert list((tmp_path / "kallisti").glob("lark-*")) == []  # no parser was built, so none was kept
+
+
+def test_list_with_its_headings_recorded_reads_no_yaml_and_prints_the_same(tmp_path):
+    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    first = modules_after(["list"], env=env)
+    assert "yaml" in first  # the YAML headings were read by libyaml's events, then recorded
+    assert (tmp_path / "kallisti" / "headings.json").is_file()
+    again = modules_after(["list"], env=env)
+    assert "yaml" not in again and "kallisti.located" not in again
+    fresh = subprocess.run([sys.executable, "-m", "kallisti", "list"], capture_output=True, text=True, check=True,
+                           env={**os.environ, "KALLISTI_NO_CACHE": "1"}).stdout
+    recorded = subprocess.run([sys.executable, "-m", "kallisti", "list"], capture_output=True, text=True, check=True,
+                              env={**os.environ, **env}).stdout
+    assert recorded == fresh and "Forty Thieves" in fresh
+
+
+def test_the_headings_record_keeps_the_newest(tmp_path, monkeypatch):
+    from kallisti.cli import games
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("KALLISTI_NO_CACHE", raising=False)
+    monkeypatch.setattr(games, "MAX_HEADINGS", 3)
+    for i in range(5):
+        games._record_headings(games._recorded_headings(), {f"k{i}": {"game": f"G{i}"}})
+    assert list(games._recorded_headings()) == ["k2", "k3", "k4"]
+    games._record_headings(games._recorded_headings(), {"k2": {"game": "G2"}})
+    assert list(games._recorded_headings()) == ["k3", "k4", "k2"]
+
+
+@pytest.mark.parametrize("damage", ["not json", '{"format": 1, "headings": {"KEY": {"game": 7}}}',
+                                    '{"format": 1, "headings": {"KEY": {"game": "Wrong Title"}}}'])
+def test_a_damaged_or_untrue_headings_record_is_passed_over(tmp_path, monkeypatch, capsys, damage):
+    from kallisti.cli import games
+    from kallisti.shipped import shipped_games
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("KALLISTI_NO_CACHE", raising=False)
+    games.list_games()
+    listed = capsys.readouterr().out
+    record = tmp_path / "kallisti" / games.HEADINGS_FILE
+    path = shipped_games()["forty-thieves"]
+    other = path.read_text(encoding="utf-8") + "\n# edited\n"  # another text: its key is not recorded
+    key = games._heading_key(path, other)
+    record.write_text(damage.replace("KEY", key), encoding="utf-8")
+    record.chmod(0o600)
+    games.list_games()
+    assert capsys.readouterr().out == listed  # the shipped texts are read again where the record says nothing true
+    if "Wrong" in damage:  # an entry is found only by its own text's key: an edited file is read afresh
+        assert games._recorded_headings()[key] == {"game": "Wrong Title"}
+        assert games.heading(path, other)["game"] == "Forty Thieves"
 
 
 def command_modules(modules: set[str]) -> set[str]:

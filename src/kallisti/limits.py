@@ -29,7 +29,7 @@ class Limit:
 
 LIMITS = (
     # Reading files
-    Limit("MAX_FILE_BYTES", "kallisti.located", "bytes of a ruleset file (YAML or .rules), read before parsing",
+    Limit("MAX_FILE_BYTES", "kallisti.textfiles", "bytes of a ruleset file (YAML or .rules), read before parsing",
           "`file-too-large`"),
     Limit("MAX_DEAL_BYTES", "kallisti.cli.play", "bytes of a `--deal` file", "`deal-too-large`"),
     Limit("MAX_COMMAND_CHARS", "kallisti.cli.command_lines", "characters of one piped command line",
@@ -131,6 +131,8 @@ LIMITS = (
           "forgotten"),
     Limit("MAX_KEPT", "kallisti.model.clean_loads", "hashes of loads that found nothing, kept between runs",
           "the oldest are forgotten (its texts are checked once more)"),
+    Limit("MAX_HEADINGS", "kallisti.cli.games", "games' headings `kallisti list` keeps between runs",
+          "the oldest are forgotten (its file is read once more)"),
     # Display
     Limit("MAX_SHOWN", "kallisti.model.diff", "characters of one value in a `diff` line", "cut with `…`"),
     Limit("MAX_EXCERPT", "kallisti.errors", "characters of the source line shown under a finding",

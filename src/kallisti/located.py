@@ -10,9 +10,9 @@ from typing import Any
 import yaml
 
 from kallisti.errors import KallistiError, Finding, Pos
+from kallisti.textfiles import MAX_FILE_BYTES
 
 # Limits on untrusted YAML; each refusal is a clear error, never a crash or a hang.
-MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 40
 # Digits a number of a ruleset file may be written with: far beyond any count the schema allows, and far below
 # the 4,300 digits past which Python refuses to read a number (a ValueError, not a finding).

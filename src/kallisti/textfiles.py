@@ -8,6 +8,8 @@ from pathlib import Path
 
 from kallisti.errors import Finding, KallistiError, Pos
 
+MAX_FILE_BYTES = 1_000_000  # bytes of a ruleset file (YAML or .rules), read before parsing
+
 
 def line_column(text: str, index: int) -> tuple[int, int]:
     """The 1-based line and column of `text[index]`."""

@@ -20,28 +20,106 @@ def list_games() -> None:
 
     games = shipped_games()
     width = max([20, *map(len, games)])  # the titles in one column, however long a name
+    recorded = _recorded_headings()
+    fresh = {}
     for name, path in games.items():
-        data = heading(path)
+        text = _read(path)
+        key = _heading_key(path, text)
+        data = recorded.get(key)
+        if not _is_heading(data):
+            data = heading(path, text)
+            if _quick_heading(path, text) is not None:  # a heading the loader settled is never recorded
+                fresh[key] = data
         parent = f"  (extends {data['extends']})" if "extends" in data else ""
         typer.echo(f"{name:<{width}} {data.get('game', name)}{parent}")
+    if fresh:
+        _record_headings(recorded, fresh)
 
 
-def heading(path: Path) -> dict:
+def heading(path: Path, text: str | None = None) -> dict:
     """The `game` and `extends` of a ruleset file, those it has, as the loader reads them (model/loader.py,
     parse_file), but without building the file's data or any parser: a `.rules` file is read line by line, a YAML
     file by libyaml's events. A file these cannot settle at once (a quoted title, a value that is not a plain string,
     a key given twice, no libyaml) is read by the loader, whose findings then stop the listing as before."""
-    from kallisti.located import MAX_FILE_BYTES
-    from kallisti.textfiles import read_text
-
-    text = read_text(path, MAX_FILE_BYTES, "the ruleset file", "file")
-    found = _rules_heading(text) if path.suffix == ".rules" else _yaml_heading(text)
+    if text is None:
+        text = _read(path)
+    found = _quick_heading(path, text)
     if found is not None:
         return found
     from kallisti.model.loader import parse_file
 
     data, _ = parse_file(path, text)
     return {key: data[key] for key in HEADING_KEYS if key in data}
+
+
+def _read(path: Path) -> str:
+    from kallisti.textfiles import MAX_FILE_BYTES, read_text
+
+    return read_text(path, MAX_FILE_BYTES, "the ruleset file", "file")
+
+
+def _quick_heading(path: Path, text: str) -> dict | None:
+    return _rules_heading(text) if path.suffix == ".rules" else _yaml_heading(text)
+
+
+# -- the headings read before, by the hash of their file's text ----------------------------------------------------
+# Reading a YAML heading imports PyYAML, which costs more than the rest of `list`; a heading the quick readers found is
+# kept in the cache folder of grammar/cache.py (read and written under its rules), keyed by the file's text, its kind,
+# kallisti's version and this file's own size and time (an edited reader reads afresh). A missing, untrusted or
+# broken record, or an entry that is not a heading, is passed over and the file read.
+HEADINGS_FILE = "headings.json"
+HEADINGS_FORMAT = 1
+MAX_HEADINGS = 512  # headings kept, the newest: a file that drops out is read once more and kept again
+
+
+def _heading_key(path: Path, text: str) -> str:
+    import hashlib
+    import os
+
+    from kallisti import __version__
+
+    reader = os.stat(__file__)
+    what = f"{HEADINGS_FORMAT}|{__version__}|{reader.st_size}|{reader.st_mtime_ns}|{path.suffix}|"
+    return hashlib.sha256((what + text).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _is_heading(data) -> bool:
+    return (isinstance(data, dict) and set(data) <= set(HEADING_KEYS)
+            and all(isinstance(value, str) for value in data.values()))
+
+
+def _recorded_headings() -> dict:
+    """The headings recorded, by key; none when the cache is off or its record cannot be trusted or read."""
+    import json
+
+    from kallisti.user_cache import cache_folder, read_owned
+
+    folder = cache_folder()
+    raw = read_owned(folder / HEADINGS_FILE, 1_000_000) if folder is not None else None
+    try:
+        record = json.loads(raw) if raw is not None else None
+    except ValueError:
+        return {}
+    if not isinstance(record, dict) or record.get("format") != HEADINGS_FORMAT or not isinstance(record.get("headings"), dict):
+        return {}
+    return record["headings"]
+
+
+def _record_headings(recorded: dict, fresh: dict) -> None:
+    """Add `fresh` to the record (the newest MAX_HEADINGS kept); a record that cannot be written is left as it is."""
+    import json
+
+    from kallisti.user_cache import cache_folder, write_owned
+
+    folder = cache_folder()
+    if folder is None:
+        return
+    kept = {k: v for k, v in recorded.items() if k not in fresh and _is_heading(v)} | fresh
+    kept = dict(list(kept.items())[-MAX_HEADINGS:])
+    try:
+        write_owned(folder, HEADINGS_FILE, json.dumps({"format": HEADINGS_FORMAT, "headings": kept}))
+    except OSError:
+        pass
 
 
 def _rules_heading(text: str) -> dict | None:

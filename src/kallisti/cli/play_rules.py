@@ -20,7 +20,7 @@ class RulesWatcher:
         self.text = self._read()
 
     def _read(self) -> str | None:
-        from kallisti.located import MAX_FILE_BYTES
+        from kallisti.textfiles import MAX_FILE_BYTES
         from kallisti.textfiles import read_text
 
         try:

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import stat
 import sys
-import tempfile
 from pathlib import Path
 
+# The cache folder and its files, read and written under its rules (kallisti/user_cache.py).
+from kallisti.user_cache import NO_CACHE, cache_folder, read_owned, write_owned  # noqa: F401
+
 HERE = Path(__file__).resolve().parent
-NO_CACHE = "KALLISTI_NO_CACHE"  # set to anything but "" or "0" to build every parser afresh
 FORMAT = 1  # the layout of a cache file: a new one makes every key new
 KEPT_PER_GRAMMAR = 4  # files of one grammar kept, the newest: two checkouts of different grammars take turns freely
 _TUPLE, _PAIRS, _TOKEN = "(", "{", "'"  # JSON has no tuples, no keys but strings, no Lark tokens: these are tagged
@@ -44,25 +43,6 @@ def lark_parser(grammar: str, **options):
     return parser
 
 
-def cache_folder() -> Path | None:
-    """The user's cache folder for kallisti, made when missing; None when the cache is off, or the folder is not a
-    folder of the user's own that only the user may write to."""
-    if os.environ.get(NO_CACHE, "") not in ("", "0") or not hasattr(os, "getuid"):
-        return None
-    try:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-        if not base.is_absolute():  # the XDG rule: a relative path is ignored
-            base = Path.home() / ".cache"
-        folder = base / "kallisti"
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = os.lstat(folder)
-    except (OSError, RuntimeError, ValueError):  # RuntimeError: no home folder to be found
-        return None
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
-        return None
-    return folder
-
-
 def _key(grammar: str, options: dict) -> str:
     """The hash of everything the tables depend on: the grammar files, the options, the versions and the layout."""
     import lark
@@ -78,23 +58,6 @@ def _build(grammar: str, options: dict):
     from lark import Lark
 
     return Lark.open(grammar, rel_to=str(HERE / grammar), **options)
-
-
-def read_owned(path: Path, most: int = -1) -> bytes | None:
-    """The bytes of the file at `path` (at most `most` of them, when given) when it is a regular file the user owns
-    that only the user may write, opened without following a link; None otherwise, or when it cannot be read."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return None
-    try:
-        with os.fdopen(fd, "rb") as fh:
-            info = os.fstat(fh.fileno())
-            if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
-                return None
-            return fh.read(most)
-    except OSError:
-        return None
 
 
 def _load(path: Path, key: str):
@@ -122,15 +85,8 @@ def _save(folder: Path, name: str, key: str, parser, stem: str) -> None:
         from lark.lexer import TerminalDef
 
         data, memo = parser.memo_serialize([TerminalDef, Rule])
-        text = json.dumps({"key": key, "tables": _encoded({"data": data, "memo": memo})}, separators=(",", ":"))
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")  # mode 0600
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            os.replace(tmp, folder / name)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_owned(folder, name, json.dumps({"key": key, "tables": _encoded({"data": data, "memo": memo})},
+                                             separators=(",", ":")))
         kept = sorted(folder.glob(f"lark-{stem}-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
         for old in kept[KEPT_PER_GRAMMAR:]:
             old.unlink(missing_ok=True)

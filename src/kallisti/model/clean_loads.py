@@ -18,8 +18,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 
 FILE = "clean-loads.json"
@@ -73,16 +71,11 @@ def remember(key: str) -> None:
     folder = _folder()
     if folder is None:
         return
+    from kallisti.user_cache import write_owned
+
     keys = [k for k in _read(folder / FILE) if k != key][-(MAX_KEPT - 1):] + [key]
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{FILE}.", suffix=".tmp")  # mode 0600
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"format": FORMAT, "keys": keys}, fh)
-            os.replace(tmp, folder / FILE)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_owned(folder, FILE, json.dumps({"format": FORMAT, "keys": keys}))
     except OSError:
         pass
 
@@ -90,14 +83,14 @@ def remember(key: str) -> None:
 def _folder() -> Path | None:
     if not enabled:
         return None
-    from kallisti.grammar.cache import cache_folder
+    from kallisti.user_cache import cache_folder
 
     return cache_folder()
 
 
 def _read(path: Path) -> list[str]:
     """The hashes recorded at `path`: none unless it is a regular file the user owns that only the user may write."""
-    from kallisti.grammar.cache import read_owned
+    from kallisti.user_cache import read_owned
 
     text = read_owned(path, 1_000_000)
     try:

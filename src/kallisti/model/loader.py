@@ -81,7 +81,7 @@ def parse_file(path: Path, text: str | None = None, warnings: list | None = None
     from kallisti.located import load_yaml
 
     if text is None:
-        from kallisti.located import MAX_FILE_BYTES
+        from kallisti.textfiles import MAX_FILE_BYTES
         from kallisti.textfiles import read_text
 
         text = read_text(path, MAX_FILE_BYTES, "the ruleset file", "file")
@@ -392,7 +392,7 @@ def _parent_text(path: Path, ref: str, pos: Pos) -> str:
     """The text of the file `extends: ref` names, read with the limits of any ruleset file; a file that cannot be
     read (access denied, an I/O error, gone since it was found) is a finding at the value of `extends`, where its
     author looks."""
-    from kallisti.located import MAX_FILE_BYTES
+    from kallisti.textfiles import MAX_FILE_BYTES
     from kallisti.textfiles import read_text
 
     try:

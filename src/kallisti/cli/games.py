@@ -27,9 +27,11 @@ def list_games() -> None:
         key = _heading_key(path, text)
         data = recorded.get(key)
         if not _is_heading(data):
-            data = heading(path, text)
-            if _quick_heading(path, text) is not None:  # a heading the loader settled is never recorded
+            data = _quick_heading(path, text)
+            if data is not None:
                 fresh[key] = data
+            else:  # the loader's reading, never recorded: its findings stop the listing every time
+                data = _loaders_heading(path, text)
         parent = f"  (extends {data['extends']})" if "extends" in data else ""
         typer.echo(f"{name:<{width}} {data.get('game', name)}{parent}")
     if fresh:
@@ -44,8 +46,10 @@ def heading(path: Path, text: str | None = None) -> dict:
     if text is None:
         text = _read(path)
     found = _quick_heading(path, text)
-    if found is not None:
-        return found
+    return found if found is not None else _loaders_heading(path, text)
+
+
+def _loaders_heading(path: Path, text: str) -> dict:
     from kallisti.model.loader import parse_file
 
     data, _ = parse_file(path, text)
@@ -64,9 +68,9 @@ def _quick_heading(path: Path, text: str) -> dict | None:
 
 # -- the headings read before, by the hash of their file's text ----------------------------------------------------
 # Reading a YAML heading imports PyYAML, which costs more than the rest of `list`; a heading the quick readers found is
-# kept in the cache folder of grammar/cache.py (read and written under its rules), keyed by the file's text, its kind,
-# kallisti's version and this file's own size and time (an edited reader reads afresh). A missing, untrusted or
-# broken record, or an entry that is not a heading, is passed over and the file read.
+# kept in the user's cache folder (kallisti/user_cache.py: read and written under its rules), keyed by the file's
+# text, its kind, kallisti's version and this file's own size and time (an edited reader reads afresh). A missing,
+# untrusted or broken record, or an entry that is not a heading, is passed over and the file read.
 HEADINGS_FILE = "headings.json"
 HEADINGS_FORMAT = 1
 MAX_HEADINGS = 512  # headings kept, the newest: a file that drops out is read once more and kept again

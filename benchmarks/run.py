@@ -134,14 +134,14 @@ FORTY_THIEVES_CHANGES = (
 
 def rule_changes(rounds: int) -> float:
     """The cost of checking a rule change (parse, apply, check, compile, trial), fresh and when seen before: the
-    changes of Discordian's catalogue; ms of CPU a fresh change (median of rounds)."""
+    changes of Discordian's catalogue; ms of CPU a change never seen (the first round)."""
     from kallisti.catalogue import load_catalogue
 
     return _changes("Discordian", "discordian", [entry.change for entry in load_catalogue("discordian")], rounds)
 
 
 def forty_thieves_changes(rounds: int) -> float:
-    """The cost of checking a rule change of FORTY_THIEVES_CHANGES; ms of CPU a fresh change (median of rounds)."""
+    """The cost of checking a rule change of FORTY_THIEVES_CHANGES; ms of CPU a change never seen (the first round)."""
     return _changes("Forty Thieves", "forty-thieves", FORTY_THIEVES_CHANGES, rounds)
 
 
@@ -171,10 +171,13 @@ def _changes(label: str, game: str, changes, rounds: int) -> float:
             times.append((time.process_time() - start) / len(changes))
     print(f"{label} rule changes: {len(changes)} changes checked ({refused} refused), {rounds} rounds")
     # After the first round the tables of the changes' own clauses are kept (by the deck and the clause text, as the
-    # rules in force have theirs): the first round is the change never seen in any form.
-    print(f"check      {1000 * statistics.median(fresh):10.1f} ms of CPU a change, fresh (min {1000 * min(fresh):.1f}, "
-          f"first round {1000 * fresh[0]:.1f}); {1000 * statistics.median(again):.1f} ms when its ruleset was seen before")
-    return 1000 * statistics.median(fresh)
+    # rules in force have theirs): only the first round checks changes never seen in any form, and it is the figure
+    # of the target; the later rounds are fresh but for those tables.
+    later = f"{1000 * statistics.median(fresh[1:]):.1f}" if len(fresh) > 1 else "-"
+    print(f"check      {1000 * fresh[0]:10.1f} ms of CPU a change never seen (the first round); {later} ms with its "
+          f"clauses' tables kept (median of later rounds); {1000 * statistics.median(again):.1f} ms when its ruleset "
+          "was seen before")
+    return 1000 * fresh[0]
 
 
 def matches(count: int) -> float:
@@ -247,9 +250,9 @@ def targets(figures: dict) -> None:
                          f"python -c pass (subtracted); typer's own floor, '{floor}': {start[floor]:.3f} s",
                          start[label] < limit))
     if "change" in figures:
-        rows.append(("a fresh rule change under 5 ms (Discordian catalogue)", f"{figures['change']:.1f} ms",
+        rows.append(("a fresh rule change under 5 ms (Discordian catalogue, never seen)", f"{figures['change']:.1f} ms",
                      "none: an absolute figure (CPU)", figures["change"] < 5))
-        rows.append(("a fresh rule change under 5 ms (Forty Thieves)", f"{figures['change forty-thieves']:.1f} ms",
+        rows.append(("a fresh rule change under 5 ms (Forty Thieves, never seen)", f"{figures['change forty-thieves']:.1f} ms",
                      "none: an absolute figure (CPU)", figures["change forty-thieves"] < 5))
     if "match" in figures:
         rows.append(("a bots' match of Discordian under 1 s of CPU", f"{figures['match']:.2f} s",

@@ -470,6 +470,7 @@ def forget_checked() -> None:
         _keeping.clear()
     with amended._lock:
         amended._cache.clear()
+    _parsed.cache_clear()
 
 
 def trial_findings(rules, baseline, where: Pos, deals: int = TRIAL_DEALS, cap: int = TRIAL_CAP) -> list[Finding]:

@@ -245,27 +245,21 @@ class SetPruning:
     def _passes(self, g, part: int, card: int) -> bool:
         """Whether the `and` part `part` of g's condition, a test of each card alone, holds for the one card `card` (a
         test that fails at run time does not hold: the set holding the card would not form g either)."""
-        key = (g.id, part, card)
-        known = self._card_tests.get(key)
-        if known is None:
-            ctx = self._one_card
-            ctx.cards, ctx.count = [card], 1
-            try:
-                known = bool(g.parts[part][0](ctx))
-            except RuleRuntimeError:
-                known = False
-            self._card_tests[key] = known
-        return known
+        return self._one_card_holds((g.id, part, card), g.parts[part][0], card)
 
     def _passes_test(self, test: str, card: int) -> bool:
         """Whether the one card `card` passes a count's test (`Needs.counts`; failing at run time is not passing)."""
-        key = (test, card)
+        return self._one_card_holds((test, card), self._count_tests[test], card)
+
+    def _one_card_holds(self, key: tuple, test, card: int) -> bool:
+        """Whether the compiled `test` holds for the one card `card`, worked out once under `key` (failing at run time
+        is not holding)."""
         known = self._card_tests.get(key)
         if known is None:
             ctx = self._one_card
             ctx.cards, ctx.count = [card], 1
             try:
-                known = bool(self._count_tests[test](ctx))
+                known = bool(test(ctx))
             except RuleRuntimeError:
                 known = False
             self._card_tests[key] = known

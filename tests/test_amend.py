@@ -89,13 +89,19 @@ def test_a_replace_is_judged_against_the_clauses_it_leaves_behind():
     assert [c.id for c in adopted.rules.groups["foundation"].build.clauses] == ["rank-up", "same-suit"]
 
 
+def trial_deals_played(monkeypatch) -> list[int]:
+    """The numbers of the trial deals played from now on, in order (with every trial kept before forgotten)."""
+    played = []
+    real = amend._trial_deal
+    monkeypatch.setattr(amend, "_trial_deal", lambda r, k, cap: played.append(k) or real(r, k, cap))
+    amend.forget_checked()
+    return played
+
+
 def test_a_change_no_deal_reads_is_tried_on_the_deals_of_the_rules_it_changes(monkeypatch):
     # A match's limit or an honour rule changes no deal: its trial deals are those of the rules before it, played once.
     rules = load_ruleset("discordian")
-    played = []
-    trial_deal = amend._trial_deal
-    monkeypatch.setattr(amend, "_trial_deal", lambda r, k, cap: played.append(k) or trial_deal(r, k, cap))
-    amend.forget_checked()
+    played = trial_deals_played(monkeypatch)
     amend.amend(rules.data, "set match.loses_at 200", baseline=rules)
     assert played == [1, 2, 3]
     amend.amend(rules.data, "set match.loses_at 210", baseline=rules)
@@ -109,10 +115,7 @@ def test_a_change_of_the_score_alone_plays_no_deal_again(monkeypatch):
     # The score is worked out once play has stopped: a change of it alone makes the moves of the rules before it, so
     # their trial deals are scored again, not played again (nor for a change of the game's name).
     rules = load_ruleset("discordian")
-    played = []
-    real = amend._trial_deal
-    monkeypatch.setattr(amend, "_trial_deal", lambda r, k, cap: played.append(k) or real(r, k, cap))
-    amend.forget_checked()
+    played = trial_deals_played(monkeypatch)
     amend.amend(rules.data, "set score field.size * 2", baseline=rules)
     assert played == [1, 2, 3]
     amend.amend(rules.data, "set score field.size + stock.size", baseline=rules)

@@ -283,3 +283,19 @@ def winnable(game: Game, depth: int) -> bool:
         if won:
             return True
     return False
+
+
+def counted_line_searches(monkeypatch) -> list:
+    """Every line search the search bot starts from now on (one a decision, `solver.search._LineSearch`), in order:
+    what a test reads to count the positions its decisions searched."""
+    from kallisti.solver import search
+
+    made = []
+
+    class Counted(search._LineSearch):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(search, "_LineSearch", Counted)
+    return made

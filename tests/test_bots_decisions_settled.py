@@ -3,31 +3,19 @@ as the plain count would count it."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import pytest
 
 from kallisti.interpreter.game import Game
-from kallisti.model.ruleset import load_ruleset
 from kallisti.solver import search
 
-
-@lru_cache(maxsize=None)
-def rules_of(name: str):
-    return load_ruleset(name)
+from scenario import counted_line_searches
+from shipped import shipped  # loaded once per process
 
 
 def _turn(deal: int, settle: bool, monkeypatch) -> tuple[list[int], int]:
     """The moves of the search bot on Discordian deal `deal`, and the positions its decisions searched in all."""
-    searches = []
-
-    class Counted(search._LineSearch):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            searches.append(self)
-
-    monkeypatch.setattr(search, "_LineSearch", Counted)
-    game, bot, line = Game(rules_of("discordian"), seed=deal), search.SearchStrategy(deal, True, settle=settle), []
+    searches = counted_line_searches(monkeypatch)
+    game, bot, line = Game(shipped("discordian"), seed=deal), search.SearchStrategy(deal, True, settle=settle), []
     for _ in range(search.TURN_CAP):
         moves = game.legal_moves()
         if game.status(moves).outcome != "playing":
@@ -50,7 +38,7 @@ def test_settled_values_leave_every_move_as_it_was_and_spare_positions(monkeypat
 
 
 def test_a_settled_value_is_the_value_a_search_without_a_budget_finds():
-    game, bot = Game(rules_of("discordian"), seed=4), search.SearchStrategy(4, True)
+    game, bot = Game(shipped("discordian"), seed=4), search.SearchStrategy(4, True)
     checked = 0
     for _ in range(search.TURN_CAP):
         moves = game.legal_moves()
@@ -97,7 +85,7 @@ def _reference_carries(line_search, targets: tuple, runs: tuple) -> tuple[int, i
 def test_what_a_line_end_promises_is_the_count_kind_by_kind(name):
     compared = 0
     for deal in range(1, 4):
-        game = Game(rules_of(name), seed=deal)
+        game = Game(shipped(name), seed=deal)
         for _ in range(40):
             moves = game.legal_moves()
             if game.status(moves).outcome != "playing":

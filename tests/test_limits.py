@@ -801,14 +801,9 @@ def test_the_search_bot_weighs_at_most_its_budget_of_positions_for_one_decision(
     from kallisti.interpreter.game import Game
     from kallisti.solver import search
 
-    made = []
+    from scenario import counted_line_searches
 
-    class Counted(search._LineSearch):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            made.append(self)
-
-    monkeypatch.setattr(search, "_LineSearch", Counted)
+    made = counted_line_searches(monkeypatch)
     rules = load(tmp_path, "wide.yaml", ENDLESS.replace("count: 2, deal: [up]", "count: 6, deal: [up, up, up]"))
     game = Game(rules, seed=1)  # any card goes anywhere, and back: the lines never end
     moves = game.legal_moves()

@@ -37,16 +37,8 @@ class MoveGeneration:
         return pairs, deals, redeals
 
     def _matching(self, patterns, moves, masks) -> list[int]:
-        """The moves of `moves` that match one of `patterns` (`_matches_any`), in their order: `_matches` as a list,
-        written out (it runs for every listing of a ruleset with compulsory moves)."""
-        if masks is None:
-            return [m for m in moves if self._matches_any(patterns, m)]
-        pairs, deals, redeals = masks
-        P = self.P
-        PP, windows = P * P, self.discard_base
-        return [m for m in moves
-                if (pairs[m % PP] or m >= windows if m >= PP else deals[m] if m < P else redeals[m - P])
-                and self._matches_any(patterns, m)]
+        """The moves of `moves` that match one of `patterns` (`_matches_any`), in their order (`_matches`)."""
+        return list(self._matches(patterns, moves, masks))
 
     def _matches(self, patterns, moves, masks):
         """Yield the moves of `moves` that match one of `patterns`, in their order, each judged as it is reached;
@@ -81,16 +73,14 @@ class MoveGeneration:
         return out
 
     def _all_moves(self) -> list[int]:
-        piles = self.state.piles
         out = self._stock_moves()
         dests = self.dests
         top_key = self.top_key
         spaces = self.open_spaces  # empty piles that take any card (never a source: a source has cards)
         checked, has_checked, kept_checked = self.checked, self.has_checked, self.kept_checked
-        # The general targets that take simple sources' cards into their spaces and have a space now, each with its
-        # spaces and where a verdict on a card may be kept (as `_space_targets` reads them, inline below)
-        space_targets = [(tg, self.empties[tg], self.empty_memos[tg], self.space_counts[tg])
-                         for tg, _, _ in self.general_by_count[1] if self.empties[tg]] if self.space_targets else None
+        # The general targets that take simple sources' cards into their spaces and have a space now, with its spaces
+        space_targets = [(tg, self.empties[tg]) for tg, _, _ in self.general_by_count[1]
+                         if self.empties[tg]] if self.space_targets else None
         if not (spaces or has_checked or space_targets):
             # Then a simple source's only moves are to its `source_dests` list: skip the empty ones at C speed
             # (compress stops at the end of simple_sources, before the spare slot).
@@ -121,16 +111,8 @@ class MoveGeneration:
                             else:
                                 self._checked_targets(out, lst, src, 1, head)
                     if space_targets:
-                        for tg, empties, memo, kept in space_targets:
-                            if memo is not None:
-                                ok = memo.get(self.cards_key(piles[src][-1:]))
-                            else:
-                                ok = kept.get(src * self.window_span + 1) if kept is not None else None
-                            if ok is None:
-                                self._general_empties(out, tg, src, 1, head)
-                            elif ok:
-                                for d in empties:
-                                    out.append(head + d)
+                        for tg, empties in space_targets:
+                            self._into_spaces(out, tg, empties, src, 1, head)
         runs = self.runs
         for src, limit, seq, counts, kept in self.run_plan:
             found = runs[src]
@@ -181,26 +163,28 @@ class MoveGeneration:
         """The moves of the top n cards of pile src to `targets`, the general targets a run of n cards may go to (as
         `general_by_count` has them): onto the piles of those whose build rule is judged pile by pile, into the spaces
         of those that take cards into spaces."""
-        piles = self.piles
         for tg, builds, takes_spaces in targets:
             if builds:
                 self._general_builds(out, tg, src, n, head)
             if takes_spaces:
                 empties = self.empties[tg]
-                if not empties:
-                    continue
-                # `_general_empties` when the verdict on these cards, or from this source, is known
-                memo = self.empty_memos[tg]
-                if memo is not None:
-                    ok = memo.get(self.cards_key(piles[src][-n:]))
-                else:
-                    kept = self.space_counts[tg]
-                    ok = kept.get(src * self.window_span + n) if kept is not None else None
-                if ok is None:
-                    self._general_empties(out, tg, src, n, head)
-                elif ok:
-                    for d in empties:
-                        out.append(head + d)
+                if empties:
+                    self._into_spaces(out, tg, empties, src, n, head)
+
+    def _into_spaces(self, out, tg: int, empties, src: int, n: int, head: int) -> None:
+        """The moves of the top n cards of pile src into `empties`, the spaces of general target tg: judged by
+        `_general_empties` unless the verdict on these cards, or from this source, is known already."""
+        memo = self.empty_memos[tg]
+        if memo is not None:
+            ok = memo.get(self.cards_key(self.piles[src][-n:]))
+        else:
+            kept = self.space_counts[tg]
+            ok = kept.get(src * self.window_span + n) if kept is not None else None
+        if ok is None:
+            self._general_empties(out, tg, src, n, head)
+        elif ok:
+            for d in empties:
+                out.append(head + d)
 
     def _runs(self, src: int, limit: int, seq, counts) -> list[tuple]:
         """The runs that may leave pile src now, shortest first, as its take and sequence rules judge them: each as
@@ -233,7 +217,7 @@ class MoveGeneration:
             if cards is None:
                 shapes = self.take_shapes[gi]
                 if shapes is not None:
-                    shape = ((src * span + len(pile)) * span + self.down[src]) * span
+                    shape = self._shape_key(src)
         n = 1
         while n <= limit:
             if n > 1 and seq is not None:
@@ -266,6 +250,11 @@ class MoveGeneration:
         ctx.card, ctx.top = pile[-n + 1], pile[-n]
         return self._allows(seq, ctx)
 
+    def _shape_key(self, src: int) -> int:
+        """Pile src and its shape (its size, the cards face down) as a `take_shapes` key, less the count taken."""
+        span = self.window_span
+        return ((src * span + len(self.piles[src])) * span + self.down[src]) * span
+
     def _take_ok(self, src, n) -> bool:
         gi = self.gindex[src]
         memo = self.take_cards[gi]  # the verdict by the run's bottom card and count, when that is all the rule reads
@@ -277,8 +266,7 @@ class MoveGeneration:
         else:  # or by the pile, its shape and the count
             memo = self.take_shapes[gi]
             if memo is not None:
-                span = self.window_span
-                key = ((src * span + len(self.piles[src])) * span + self.down[src]) * span + n
+                key = self._shape_key(src) + n
                 ok = memo.get(key)
                 if ok is not None:
                     return ok

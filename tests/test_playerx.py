@@ -192,7 +192,7 @@ def test_a_change_parsed_again_is_a_copy_of_its_own_equal_to_a_fresh_parse():
 
     text = 'forbid foundation.build no-7: card.rank == 7 "takes no 7"'
     first = amend.parse(text, "<c1>")
-    amend._parsed.cache_clear()
+    amend.parsed.cache_clear()
     fresh = amend.parse(text, "<c1>")
     again = amend.parse(text, "<c1>")
     assert first == fresh == again and _positions(first) == _positions(fresh) == _positions(again)

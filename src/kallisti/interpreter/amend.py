@@ -59,13 +59,14 @@ def compile_data(data, where: Pos | None = None, key: str | None = None, base=No
 def parse(text: str, source: str = "<change>") -> LDict:
     """One change's patch, with the positions of its text (KallistiError with line:column otherwise): a copy of its
     own, which the caller may keep or change, of the patch parsed once per (text, source)."""
-    return copy(_parsed(text, source))
+    return copy(parsed(text, source))
 
 
 @functools.lru_cache(maxsize=1024)  # texts kept, a few kilobytes each: the least recently used forgotten
-def _parsed(text: str, source: str) -> LDict:
-    """The patch of a change's text, parsed once: a match checks the same text again and again (a bot weighs its
-    candidates every turn, and the change it picks is checked again when it is imposed). Never handed out itself."""
+def parsed(text: str, source: str = "<change>") -> LDict:
+    """The patch of a change's text, parsed once and shared: a match checks the same text again and again (a bot
+    weighs its candidates every turn, and the change it picks is checked again when it is imposed). Never to be
+    modified by its reader (`parse` hands out a copy of its own)."""
     from kallisti.grammar.changes import parse_change
     from kallisti.model.loader import refuse_unsafe_strings, refuse_unsafe_text
 
@@ -470,7 +471,7 @@ def forget_checked() -> None:
         _keeping.clear()
     with amended._lock:
         amended._cache.clear()
-    _parsed.cache_clear()
+    parsed.cache_clear()
 
 
 def trial_findings(rules, baseline, where: Pos, deals: int = TRIAL_DEALS, cap: int = TRIAL_CAP) -> list[Finding]:

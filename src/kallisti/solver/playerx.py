@@ -53,10 +53,10 @@ def rules_key(rules) -> str:
     return amend.rules_key(rules)
 
 
-@functools.lru_cache(maxsize=1024)
 def parsed(text: str):
-    """A change's patch, parsed once per text (KallistiError when it does not parse); never modified by its users."""
-    return amend.parse(text)
+    """A change's patch, parsed once per text and shared (`amend.parsed`; KallistiError when it does not parse);
+    never modified by its users."""
+    return amend.parsed(text)
 
 
 def measure(rules, deals: int = MEASURE_DEALS) -> tuple[float, int]:

@@ -2,8 +2,9 @@
 patience: spaces whose empty rule has no table filed in `checked` lists (`FILE_UNTABLED_SPACES`), sources of single
 cards listed by one index lookup beside groups that take cards into spaces judged the general way
 (`SIMPLE_BESIDE_SPACE_TARGETS`: their spaces looked at only while one is empty), verdicts read off
-kept memos (`kept_checked`), a take rule's verdicts kept by the pile's shape (`take_shapes`), and compulsory and
-automatic moves matched only where the move's number allows (`compulsory_masks`, `step_auto_masks`).
+kept memos (`kept_checked`), a take rule's verdicts kept by the pile's shape (`take_shapes`), compulsory and
+automatic moves matched only where the move's number allows (`compulsory_masks`, `step_auto_masks`), and kinds of
+card that every pile files alike sharing their index lists (`SHARE_KIND_LISTS`).
 
 A game with every shortcut and a twin with none are stepped through the same random moves, with steps taken back
 (the order of the legal moves follows the history of the move indexes); each position must list the same moves in
@@ -26,7 +27,8 @@ NAMES = SHIPPED + ["discordian"]
 def general_twin(name: str, seed: int) -> Game:
     """A game of a freshly loaded ruleset (its own tables) that takes none of the shortcuts."""
     with mock.patch.object(Game, "FILE_UNTABLED_SPACES", False), \
-            mock.patch.object(Game, "SIMPLE_BESIDE_SPACE_TARGETS", False):
+            mock.patch.object(Game, "SIMPLE_BESIDE_SPACE_TARGETS", False), \
+            mock.patch.object(Game, "SHARE_KIND_LISTS", False):
         twin = Game(load_ruleset(name), seed=seed)
     twin.kept_checked = False
     twin.take_shapes = [None] * len(twin.take_shapes)
@@ -79,3 +81,18 @@ def test_the_shortcuts_are_taken_where_they_are_there_for():
     waste, tableau = congress.rules.groups["waste"].piles[0], congress.rules.groups["tableau"].piles
     assert {(s, d) for s in range(congress.P) for d in range(congress.P) if pairs[s * congress.P + d]} == \
         {(waste, d) for d in tableau}
+
+
+def test_kinds_filed_alike_share_their_lists():
+    """Spider builds down regardless of suit: the four suits of a rank are filed alike, one list for the four; Forty
+    Thieves builds in suit: a list per kind."""
+    spider = Game(load_ruleset("spider"), seed=1)
+    assert spider.class_count == 13
+    ranks = {}
+    for c in range(spider.deck.size):
+        ranks.setdefault(spider.deck.rank[c], set()).add(id(spider.dests[spider.deck.kind[c]]))
+    assert all(len(lists) == 1 for lists in ranks.values()) and len(ranks) == 13
+    assert all(len(under) <= 1 for per_top in spider.filed_under for under in per_top)
+    forty = Game(load_ruleset("forty-thieves"), seed=1)
+    assert forty.class_count == forty.deck.kinds
+    assert len({id(lst) for lst in forty.dests}) == forty.deck.kinds

@@ -18,6 +18,7 @@ class MoveIndex:
                      "flip", "simple_sources", "run_sources", "kind", "gname", "stock_piles", "top_up_of", "any_hand",
                      "refill_of", "accepts_on_top", "space_kinds_of", "open_of", "discard_sources", "discard_dest", "discard_base", "window_span",
                      "stock_info", "plain_moves", "deal_to", "diverts", "source_slot", "accepts_by_kind",
+                     "kind_class", "class_count", "filed_under", "space_filed_under",
                      "win_sees", "plain_deals", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key", "empty_gates",
                      "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts",
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
@@ -34,8 +35,11 @@ class MoveIndex:
         # dests[kind]: the piles that would take a card of that kind right now, kept up to date as tops change;
         # checked[kind]: the piles whose tables let it through but whose remaining clauses must still agree.
         self.step_auto = any(p.trigger == "each-move" for p in self.rules.auto)  # a step may set off automatic moves
-        self.dests: list[list[int]] = [[] for _ in range(self.deck.kinds)]
-        self.checked: list[list[int]] = [[] for _ in range(self.deck.kinds)]
+        # Kinds of one class (`kind_class`) share one list object in each: the same piles are filed under them.
+        dests = [[] for _ in range(self.class_count)]
+        checked = [[] for _ in range(self.class_count)]
+        self.dests: list[list[int]] = [dests[c] for c in self.kind_class]
+        self.checked: list[list[int]] = [checked[c] for c in self.kind_class]
         self.empties: list[list[int]] = [[] for _ in self.group_list]
         self._index_piles()
 
@@ -126,6 +130,7 @@ class MoveIndex:
         # than `dict.get`.
         self.accepts_by_kind = [tuple(accepts.get(k, ()) for k in range(kinds)) for accepts in self.accepts_on_top]
         self.space_kinds_of = [() if self.open_group[gi] else self.space_kinds[gi] for gi in self.gindex]
+        self._class_kinds(kinds)
         self.open_of = [self.open_group[gi] for gi in self.gindex]
         # Window discards: (pile, its group's discard rule, the pile the cards go to), and their move numbers,
         # which start above every card move: discard_base + (pile * span + start) * span + length.
@@ -206,6 +211,54 @@ class MoveIndex:
         self.compulsory_masks = self._pattern_masks(rules.compulsory)
         self.step_auto_masks = self._pattern_masks([p for p in rules.auto if p.trigger == "each-move"])
         self._build_playout_tables()
+
+    # Whether `_class_kinds` may let kinds that every pile files alike share their index lists (off: a list per kind,
+    # which a test compares with).
+    SHARE_KIND_LISTS = True
+
+    def _class_kinds(self, kinds: int) -> None:
+        """Kinds of card that every pile files alike share one `dests` list and one `checked` list, and a pile is
+        filed under one kind of each class (`filed_under`, `space_filed_under`), so that `_refresh` moves a pile
+        between fewer lists: where a build reads the rank alone (Spider's \"down regardless of suit\") the four kinds
+        of a rank are one class.
+
+        Two kinds are filed alike when, for every pile, the tops under which it would take one are those under which
+        it would take the other, and as a space it takes both or neither: then every list operation on one kind's
+        list is made on the other's too, in the same order, so one list holds exactly what each would. Per kind, its
+        class (`kind_class`); `class_count` classes."""
+        # A group's piles are filed alike: one pile stands for each group, and the lists below are made per group.
+        first_pile = {gi: p for p, gi in reversed(list(enumerate(self.gindex)))}
+        signature: list[list] = [[] for _ in range(kinds)]
+        for p in first_pile.values():
+            tops: dict[int, list[int]] = {}
+            for top, taken in enumerate(self.accepts_by_kind[p]):
+                for k in taken:
+                    tops.setdefault(k, []).append(top)
+            for k in tops:
+                signature[k].append((p, tuple(tops[k])))
+            for k in self.space_kinds_of[p]:
+                signature[k].append((p, None))
+        if self.SHARE_KIND_LISTS:
+            classes: dict[tuple, int] = {}
+            self.kind_class = [classes.setdefault(tuple(sig), len(classes)) for sig in signature]
+        else:
+            self.kind_class = list(range(kinds))
+        self.class_count = max(self.kind_class, default=-1) + 1
+        if self.class_count == kinds:  # a class per kind: filed as the tables say
+            self.filed_under, self.space_filed_under = self.accepts_by_kind, self.space_kinds_of
+            return
+        # One kind per class, the first of its kinds, stands for the class in the lists below.
+        leads = [False] * kinds
+        seen = set()
+        for k, c in enumerate(self.kind_class):
+            if c not in seen:
+                seen.add(c)
+                leads[k] = True
+        by_group = {gi: (tuple(tuple(k for k in taken if leads[k]) for taken in self.accepts_by_kind[p]),
+                         tuple(k for k in self.space_kinds_of[p] if leads[k]))
+                    for gi, p in first_pile.items()}
+        self.filed_under = [by_group[gi][0] for gi in self.gindex]
+        self.space_filed_under = [by_group[gi][1] for gi in self.gindex]
 
     # Whether `_untabled_spaces` may file spaces as `checked` piles (off: every such space is judged the general way,
     # which a test compares with).
@@ -347,7 +400,7 @@ class MoveIndex:
         if key >= 0:
             self.source_dests[self.source_slot[p]] = self.dests[key]
             if old is not None and old >= 0:  # one face-up top for another, the most common change
-                lists, takes = self.build_lists[p], self.accepts_by_kind[p]
+                lists, takes = self.build_lists[p], self.filed_under[p]
                 for k in takes[old]:
                     lists[k].remove(p)
                 for k in takes[key]:
@@ -358,25 +411,25 @@ class MoveIndex:
         if old is not None:
             if old >= 0:
                 dests = self.build_lists[p]
-                for k in self.accepts_by_kind[p][old]:
+                for k in self.filed_under[p][old]:
                     dests[k].remove(p)
             elif old == -1:
                 self.empties_of[p].remove(p)
                 if self.open_of[p]:
                     self.open_spaces.remove(p)
                 dests = self.space_lists[p]
-                for k in self.space_kinds_of[p]:
+                for k in self.space_filed_under[p]:
                     dests[k].remove(p)
         if key >= 0:
             dests = self.build_lists[p]
-            for k in self.accepts_by_kind[p][key]:
+            for k in self.filed_under[p][key]:
                 dests[k].append(p)
         elif key == -1:
             self.empties_of[p].append(p)
             if self.open_of[p]:
                 self.open_spaces.append(p)
             dests = self.space_lists[p]
-            for k in self.space_kinds_of[p]:
+            for k in self.space_filed_under[p]:
                 dests[k].append(p)
 
     def pass_over(self, m: int) -> None:
@@ -418,7 +471,7 @@ class MoveIndex:
         key = self.top_key[p]
         if key >= 0:
             lists = self.build_lists[p]
-            for k in self.accepts_by_kind[p][key]:
+            for k in self.filed_under[p][key]:
                 lst = lists[k]
                 if lst[-1] != p:
                     lst.remove(p)
@@ -429,7 +482,7 @@ class MoveIndex:
                     lst.remove(p)
                     lst.append(p)
             lists = self.space_lists[p]
-            for k in self.space_kinds_of[p]:
+            for k in self.space_filed_under[p]:
                 lst = lists[k]
                 if lst[-1] != p:
                     lst.remove(p)

@@ -72,7 +72,7 @@ class Playout:
         first = self.P * self.P  # the first card move; a move of one card is (P + src) * P + dst
         piles, down, sizes = self.piles, self.down, self.state.sizes
         gname, flip, kind, card_moves = self.gname, self.flip, self.kind, self._card_moves
-        top_key, dests, spaces, accepts = self.top_key, self.dests, self.open_spaces, self.accepts_by_kind
+        top_key, dests, spaces, accepts = self.top_key, self.dests, self.open_spaces, self.filed_under
         sources, source_dests, source_slot = self.simple_sources, self.source_dests, self.source_slot
         all_moves, stock_moves, refresh, apply = self._all_moves, self._stock_moves, self._refresh, self.apply
         sees, plain_deals, steady_stock = self.win_sees, self.plain_deals, self.steady_stock

@@ -114,6 +114,8 @@ class MoveGeneration:
                         for tg, empties in space_targets:
                             self._into_spaces(out, tg, empties, src, 1, head)
         runs = self.runs
+        only_dests = not (spaces or has_checked)  # the common case: each run's kind's `dests` list, nothing else
+        append = out.append
         for src, limit, seq, counts, kept in self.run_plan:
             found = runs[src]
             if found is None:
@@ -121,7 +123,7 @@ class MoveGeneration:
                 found = self._runs(src, limit, seq, counts)
                 if kept and failures == self.failures:  # a rule that failed is judged again, its failure noted again
                     runs[src] = found
-            if not (spaces or has_checked):  # the common case: each run's kind's `dests` list, nothing else
+            if only_dests:
                 mark = len(out)
                 for head, k, n, targets in found:
                     if targets:  # a run with general targets: this source's runs are listed in full, below
@@ -131,7 +133,7 @@ class MoveGeneration:
                     if lst:
                         for d in lst:
                             if d != src:
-                                out.append(head + d)
+                                append(head + d)
                 else:
                     continue
             for head, k, n, targets in found:

@@ -7,7 +7,7 @@ turns so that a drift in the machine's speed touches each alike: `kallisti --hel
 validate` of the shipped Forty Thieves file, and `kallisti play forty-thieves --seed 1` up to its first prompt (its
 input is `q`, so it prints the table and quits); beside them `python -c pass`, the interpreter's own start, and a
 typer app of two commands that do nothing, its `--help` and its command with an argument and an option, and
-`import typer` alone: the floors typer sets (rich to render help, pydantic to convert any option's value; FLOORS
+`import typer` alone: the floors typer sets (rich to render help, its conversion of option values; FLOORS
 says which is under which kallisti command). A run's CPU seconds (user + system) are the operating system's accounting
 of the finished child (`getrusage(RUSAGE_CHILDREN)` read around it), so time the machine spends on other work does
 not count. Printed: min and median per command, and the median less `python -c pass`'s. The targets of issue 24 (CPU,
@@ -44,8 +44,8 @@ def b(name: str, seed: int = typer.Option(1, "--seed")):
 app()
 """
 # Which floor each kallisti command is measured against: typer's --help (rich renders it); typer's import, under a
-# command with no option (kallisti's `--help` flag is False when not given, so typer converts no value); a command with an argument and an option, as play and validate
-# take (typer converts each value with a pydantic TypeAdapter, importing pydantic to build it).
+# command with no option; a command with an argument and an option, as play and validate take (typer converts each
+# value).
 FLOORS = {"--help": "typer app --help", "list": "import typer", "validate": "typer app b", "play": "typer app b"}
 
 

@@ -27,10 +27,34 @@ COMMANDS = {
 }
 
 
+# Each command's line in `kallisti --help`: the first paragraph of its own help, kept here so that the top help
+# imports no command (tests/test_startup.py checks that the help reads the same with every command imported).
+SUMMARIES = {
+    "list": "List the shipped games: the name to pass to play, the title, and the game it extends.",
+    "show": "Print a game's rules, generated from the ruleset itself: deck, layout, the deal, foundations, play, how to "
+            "win.",
+    "play": "Play a game in text mode: one command a line, from the keyboard or a piped script.",
+    "validate": "Check ruleset files and report every finding as file:line:column. Exit 0 when all are valid, 1 when "
+                "not, 2 on a usage error.",
+    "simulate": "Play many deals with a strategy and report how many were won, with a 95% confidence interval.",
+    "convert": "Write a ruleset in the other syntax (YAML or .rules), keeping its comments and its extends.",
+    "fmt": "Rewrite ruleset files in the canonical layout of their syntax, keeping comments.",
+    "schema": "Print the JSON Schema for ruleset files (YAML), for editors and validators.",
+    "hand": "Print the best partition of each hand into the game's groupings, and its ranking.",
+    "new": "Write a variant of GAME, ready to edit: extends GAME, a new name, and the parent's keys as comments.",
+    "check": "Play-test rulesets: validate each, then play seeded deals with the random and greedy strategies.",
+    "solve": "Search one deal with every card known (face-down cards and the stock included) for a win.",
+    "report": "Solve deals 1..N of every shipped patience with every card known, and write the table of win rates.",
+    "serve": "Play in the browser: start a local web server on 127.0.0.1 and print its address.",
+    "stats": "Print the statistics of the games played, e.g. kallisti stats forty-thieves --format json.",
+}
+
+
 class KallistiGroup(HelpGroup):
-    """The `kallisti` group: its commands are those of COMMANDS."""
+    """The `kallisti` group: its commands are those of COMMANDS, listed in its help by SUMMARIES."""
 
     lazy_commands = COMMANDS
+    lazy_summaries = SUMMARIES
 
 
 app = typer.Typer(

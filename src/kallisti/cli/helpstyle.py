@@ -1,11 +1,13 @@
-"""How the commands are found and how `--help` reads: each command's module imported when it is used, typer's rich
-help in Markdown, values named (N, FILE) and never typed, and examples at the end."""
+"""How the commands are found and how `--help` reads: each command's module imported when it is used (the top help
+lists the commands by their summaries, importing none), typer's rich help in Markdown, values named (N, FILE) and
+never typed, and examples at the end."""
 
 from __future__ import annotations
 
+from copy import copy
 from importlib import import_module
 
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 from typer.main import get_command_from_info
 from typer.models import CommandInfo
 
@@ -14,15 +16,21 @@ from kallisti.cli.examples import EXAMPLES
 
 class HelpGroup(TyperGroup):
     """A command group whose commands are made when first asked for, from `lazy_commands` (name: "module:function"),
-    each with its help tidied for reading (see `tidy`)."""
+    each with its help tidied for reading (see `tidy`). Its own help lists them by `lazy_summaries` (name: the first
+    paragraph of the command's help, as the listing shows it), so that `kallisti --help` imports no command's module;
+    a command without a summary is imported to list it."""
 
     lazy_commands: dict[str, str] = {}
+    lazy_summaries: dict[str, str] = {}
+    _listing = False  # while the group's own help is written
 
     def list_commands(self, ctx) -> list[str]:
         return [*self.lazy_commands, *(name for name in super().list_commands(ctx) if name not in self.lazy_commands)]
 
     def get_command(self, ctx, cmd_name: str):
         command = super().get_command(ctx, cmd_name)
+        if command is None and self._listing and cmd_name in self.lazy_summaries:
+            return TyperCommand(name=cmd_name, help=self.lazy_summaries[cmd_name])  # for its line in the listing only
         if command is None and cmd_name in self.lazy_commands:
             module, function = self.lazy_commands[cmd_name].split(":")
             info = CommandInfo(name=cmd_name, callback=getattr(import_module(module), function))
@@ -32,21 +40,13 @@ class HelpGroup(TyperGroup):
             tidy(command, ctx, cmd_name)
         return command
 
-    def get_help_option(self, ctx):
-        return settled(super().get_help_option(ctx))
-
     def format_help(self, ctx, formatter) -> None:
         tidy(self, ctx, None)
-        super().format_help(ctx, formatter)
-
-
-def settled(help_option):
-    """The `--help` flag, its value when not given False rather than None: typer converts a flag's value through
-    pydantic unless it is already a bool, and building that converter costs more than everything else `kallisti list`
-    does, so a command with no option of its own (and the group) never imports pydantic."""
-    if help_option is not None and help_option.default is None:
-        help_option.default = False
-    return help_option
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
 
 
 def tidy(command, ctx, name: str | None) -> None:
@@ -60,19 +60,21 @@ def tidy(command, ctx, name: str | None) -> None:
     if getattr(command, "_kallisti_tidy", False):
         return
     command._kallisti_tidy = True
-    settled(command.get_help_option(ctx))
     params = list(command.get_params(ctx))
     for param in params:
         if getattr(param, "is_flag", False) and param.metavar is None:
             param.metavar = ""  # shown as no type at all
         elif param.param_type_name == "argument":
-            param.display_type_rich = _no_type
+            # The help shows an argument's type by its type's metavar, or `<name>` when that is None: an empty one
+            # shows nothing. A copy, as a type may be shared by every parameter of its kind.
+            param.type = copy(param.type)
+            param.type.get_metavar = _no_type
     if name is not None and name in EXAMPLES and not command.epilog:
         command.epilog = examples_text(name)
 
 
-def _no_type(ctx=None) -> None:
-    return None
+def _no_type(*args, **kwargs) -> str:
+    return ""
 
 
 def examples_text(name: str) -> str:

@@ -108,6 +108,7 @@ class _Shape:
             if turn is not None:
                 self.stocks.append((s, (game.rules.groups[turn["to"]].piles[0],)))
         self.playable_targets = {t for _, targets in self.stocks for t in targets if t in self.sources}
+        self.one_stock = self.stocks[0] if len(self.stocks) == 1 else None  # the usual case, read without a loop
         kind = game.kind
         self.size = game.deck.size
         self.pack = Counter(kind[c] for c in range(game.deck.size))
@@ -124,6 +125,13 @@ class _Shape:
             self.rule_of[t] = [numbers.setdefault((t, takes.get(k, ())), len(numbers)) for k in range(kinds)]
         self.first_of: list[frozenset] = [frozenset(first) for _, first in numbers]
         self.onto: dict[int, dict] = {t: {k: frozenset(v) for k, v in accepts[t].items()} for t in targets}
+
+    def targets(self, piles: list[list[int]]) -> tuple:
+        """The piles the next card dealt lands on: the targets of each stock that has cards."""
+        if self.one_stock is not None:
+            stock, targets = self.one_stock
+            return targets if piles[stock] else ()
+        return tuple(t for s, ts in self.stocks if piles[s] for t in ts)
 
 
 class _LineSearch:
@@ -236,6 +244,8 @@ class _LineSearch:
 
     def ordered(self, moves: list[int]) -> list[int]:
         """The likeliest moves first (by the greedy measure), so a search cut short has tried them."""
+        if len(moves) < 2:
+            return moves  # nothing to order: most positions of a line have one move (a compulsory play, or a deal)
         game = self.game
         return sorted(moves, key=lambda m: -move_score(game, m))
 
@@ -269,11 +279,10 @@ class _LineSearch:
     def promise(self, hidden: int | None) -> tuple[float, float]:
         """(chance of a play, mean cards carried off) for the next card dealt, over the unseen cards."""
         game = self.game
-        st = game.state
-        targets = tuple(t for s, ts in self.stocks if st.piles[s] for t in ts)
+        targets = self.shape.targets(game.state.piles)
         if not targets or not self.unseen_total:
             return (0.0, 0.0)
-        piles, down = st.piles, st.down
+        piles, down = game.state.piles, game.state.down
         if self.shape.cards_are_kinds:
             runs = tuple([tuple(piles[p][down[p]:]) for p in self.sources if p != hidden and len(piles[p]) > down[p]])
         else:
@@ -312,6 +321,7 @@ class _LineSearch:
         shape = self.shape
         tops = {run[-1] for run in runs}
         stacks = None  # the runs as piles to take cards from, made when a run must be searched
+        finders: dict[int, object] = {}  # per target, the runs' search (`_run_finder`), made when first needed
         hits = carried = 0
         idle = []
         for rules, n, kinds in self._grouped(targets):
@@ -322,9 +332,12 @@ class _LineSearch:
                     if tops.isdisjoint(shape.first_of[rule]):
                         length = 0  # no top goes on it: the search would stop at its first step
                     else:
-                        if stacks is None:
-                            stacks = [list(run) for run in runs]
-                        length = _longest_run(shape.onto[t], kinds[0][0], stacks)
+                        finder = finders.get(t)
+                        if finder is None:
+                            if stacks is None:
+                                stacks = [list(run) for run in runs]
+                            finder = finders[t] = _run_finder(shape.onto[t], stacks)
+                        length = finder(kinds[0][0])
                     found[rule] = length
                 if length > best:
                     best = length
@@ -338,23 +351,70 @@ class _LineSearch:
 
 def _longest_run(takes: dict, top: int, stacks: list[list[int]]) -> int:
     """The longest run of face-up tops (the last card of each stack) that can go one on another onto a pile topped by
-    kind `top`, searched depth first within CHAIN_STEPS steps, the stacks in order (they are left as they were)."""
-    steps = [CHAIN_STEPS]
+    kind `top`, searched depth first within CHAIN_STEPS steps (one per card tried), the stacks in order (they are left
+    as they were)."""
+    return _run_finder(takes, stacks)(top)
+
+
+def _run_finder(takes: dict, stacks: list[list[int]]):
+    """`_longest_run` on these stacks as a function of `top`, for the calls on the same stacks and `takes`: they share
+    what the search found beneath each stack's top taken first. The kinds that go on a top often share the cards that
+    go on both (in Discordian, the ranks either side of the top's), so the search beneath those is made once. The
+    answers are those of the plain search, steps and all: the search beneath a first card depends only on the stacks
+    and on the steps it may take, so one that finished, taking n steps, ends the same with any n or more, and one that
+    ran out, taking all it had, ends the same only with exactly as many."""
+    steps = 0  # the steps the present search may still take
+    ran_out = False  # whether the steps ran out with a card still to try, since the last first card was taken
+    below: dict[int, tuple] = {}  # stack -> (the run from its top, the steps it took or had, whether they ran out)
 
     def longest(top: int) -> int:
-        steps[0] -= 1
+        nonlocal steps, ran_out
         best = 0
-        onto = takes.get(top, ())
-        for stack in stacks:
-            if stack and stack[-1] in onto and steps[0] > 0:
-                k = stack.pop()
-                length = 1 + longest(k)
-                stack.append(k)
+        onto = takes.get(top)
+        if onto:
+            for stack in stacks:
+                if stack and stack[-1] in onto:
+                    if steps <= 0:
+                        ran_out = True  # the steps never come back: no card after this one is tried either
+                        break
+                    steps -= 1
+                    k = stack.pop()
+                    length = 1 + longest(k)
+                    stack.append(k)
+                    if length > best:
+                        best = length
+        return best
+
+    def longest_from(top: int) -> int:
+        nonlocal steps, ran_out
+        onto = takes.get(top)
+        if not onto:
+            return 0
+        steps = CHAIN_STEPS - 1  # the first step is the top's own
+        best = 0
+        for j, stack in enumerate(stacks):
+            if stack and stack[-1] in onto:
+                if steps <= 0:
+                    break
+                found = below.get(j)
+                if found is not None and (found[1] == steps if found[2] else found[1] <= steps):
+                    length = found[0]
+                    steps -= found[1]  # (all of them where they ran out)
+                else:
+                    left, ran_out = steps, False
+                    steps -= 1
+                    k = stack.pop()
+                    length = 1 + longest(k)
+                    stack.append(k)
+                    if not ran_out:
+                        below[j] = (length, left - steps, False)
+                    elif found is None:
+                        below[j] = (length, left, True)
                 if length > best:
                     best = length
         return best
 
-    return longest(top)
+    return longest_from
 
 
 def play_turn(rules, strategy, seed: int | None = None, order: list[int] | None = None, cap: int = TURN_CAP) -> int:

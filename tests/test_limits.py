@@ -173,6 +173,8 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
     # Caches
     ("kallisti.grammar.expressions", "MAX_PARSED"): "tests/test_limits.py::test_the_cache_of_parsed_expressions_is_bounded",
     ("kallisti.model.ruleset", "MAX_TABLES"): "tests/test_limits.py::test_the_cache_of_rule_tables_is_bounded",
+    ("kallisti.interpreter.compiler", "MAX_SHARED_EXPRESSIONS"):
+        "tests/test_limits.py::test_the_compiled_expressions_shared_between_rulesets_are_bounded",
     ("kallisti.model.amended", "MAX_CACHED"): "tests/test_limits.py::test_the_cache_of_compiled_rule_changes_is_bounded",
     ("kallisti.interpreter.table", "MAX_EVALUATORS"): "tests/test_limits.py::test_the_cache_of_hand_evaluators_is_bounded",
     ("kallisti.interpreter.hands", "MAX_MEMO"): "tests/test_limits.py::test_the_condition_answers_of_a_grouping_are_bounded",
@@ -878,6 +880,23 @@ def test_the_cache_of_rule_tables_is_bounded(tmp_path, monkeypatch):
              f"  - {{forbid: piles.tableau.build, id: not-{n}, expr: card.value == {n + 1} and top.value == {n + 2}}}\n")
         assert len(ruleset._tables) <= 3
     assert len(made) > 3 and len(ruleset._tables) == 3
+
+
+def test_the_compiled_expressions_shared_between_rulesets_are_bounded(monkeypatch):
+    from kallisti.interpreter import compiler
+    from kallisti.model.ruleset import load_ruleset
+
+    monkeypatch.setattr(compiler, "_shared", {})
+    monkeypatch.setattr(compiler, "MAX_SHARED_EXPRESSIONS", 3)
+    rules = load_ruleset("forty-thieves")
+    shared = compiler.Compiler(rules.deck, rules.compiler.groups, rules.compiler.group_of, shared=True)
+    ctx = compiler.Ctx()
+    for n in range(1, 8):
+        made = shared.compile(f"card.value == {n}", compiler.Pos("<test>"), compiler.BUILD_SCOPE)
+        assert len(compiler._shared) <= 3
+        ctx.card = next(c for c in range(rules.deck.size) if rules.deck.value[c] == n)
+        assert made.fn(ctx) and shared.compile(f"card.value == {n}", compiler.Pos("<test>"), compiler.BUILD_SCOPE) is made
+    assert len(compiler._shared) <= 3
 
 
 def test_the_cache_of_compiled_rule_changes_is_bounded(monkeypatch):

@@ -23,7 +23,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from kallisti.errors import Finding, KallistiError, Pos, caret
-from kallisti.interpreter.compiler import RuleRuntimeError
+from kallisti.interpreter.compiler import RuleRuntimeError, forget_compiled
 from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
 from kallisti.model import amended
 from kallisti.model.amended import MAX_CACHED, apply_all, data_key, play_key
@@ -77,10 +77,12 @@ def parsed(text: str, source: str = "<change>") -> LDict:
 
 
 def amend(current: LDict, text: str, *, source: str = "<change>", baseline=None, trial: bool = True,
-          patch: LDict | None = None, suggest: bool = True, screen=None, intent: bool = True) -> Amendment:
+          patch: LDict | None = None, suggest: bool = True, screen=None, intent: bool = True,
+          current_key: str | None = None) -> Amendment:
     """Check a change against the effective data `current`; an Amendment, or KallistiError saying why not.
 
-    `baseline` is the compiled ruleset in force now (for the trial's comparison); `patch` skips parsing.
+    `baseline` is the compiled ruleset in force now (for the trial's comparison); `patch` skips parsing, and
+    `current_key`, `data_key(current)` when the caller knows it, hashing `current` again.
     Every finding of a refused change is reported at the change's own text, and a suggestion that offers
     another change has been tried and works (`suggest`; `screen(patch)` raises KallistiError for a change
     the caller would refuse before it is tried, such as a key fixed in a match). With `intent`, a change is also
@@ -99,7 +101,10 @@ def amend(current: LDict, text: str, *, source: str = "<change>", baseline=None,
         key = data_key(data, texts)
         # Data rebuilt from the changes themselves (a match's check) share with the rules in force every part no change
         # touched: their texts are read from those rules' rather than written again.
-        current_key = rules_key(baseline) if baseline is not None and baseline.data is current else data_key(current, texts)
+        if baseline is not None and baseline.data is current:
+            current_key = rules_key(baseline)
+        elif current_key is None:
+            current_key = data_key(current, texts)
         if key == current_key:
             raise KallistiError(Finding("change-nothing", "this change changes nothing: the rules already say so",
                                         patch.pos or Pos(source, 1, 1)))
@@ -458,7 +463,8 @@ def _remember_key(rules, key: str, played: str | None = None) -> tuple:
 
 
 def forget_checked() -> None:
-    """Forget every compiled change and trial kept (so that the next change is checked afresh, as benchmarks want)."""
+    """Forget every compiled change, trial and shared compiled expression kept (so that the next change is checked afresh,
+    as benchmarks want)."""
     from kallisti.model import amended
 
     with _lock:
@@ -472,6 +478,7 @@ def forget_checked() -> None:
     with amended._lock:
         amended._cache.clear()
     parsed.cache_clear()
+    forget_compiled()
 
 
 def trial_findings(rules, baseline, where: Pos, deals: int = TRIAL_DEALS, cap: int = TRIAL_CAP) -> list[Finding]:

@@ -9,6 +9,11 @@ from dataclasses import dataclass
 from kallisti.errors import KallistiError, Finding, Pos, did_you_mean
 from kallisti.located import plain
 
+# What an expression may read of a card (`Compiled.reads`) -> the deck's table that holds it (`totals` are made from
+# the values); anything else (`identity`: which physical card it is) is more than a table holds. Cards alike in the
+# tables a rule reads are alike to it.
+READ_TABLES = {"rank": "rank", "suit": "suit", "family": "family", "color": "color", "value": "value", "values": "values",
+               "marks": "marks", "pack": "pack", "totals": "values"}
 NO_CARD_RANK = -100  # rank of the "no card" sentinel (the top of an empty pile): never adjacent to a real rank
 
 # Kinds of stand-in cards, the same in every deck for the same (kind, values, rank), so that answers remembered by

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
@@ -25,7 +26,8 @@ __all__ = [
     "PILE_STATE_SCOPE", "SEQUENCE_SCOPE", "STATE_SCOPE", "TAKE_SCOPE", "HISTORY_NAMES", "PLACES", "RESERVED",
     "SUM_SLOTS", "Additive", "Compiled", "Ctx", "RuleRuntimeError",
     # the bounds, and the compiler
-    "MAX_EVALUATION_STEPS", "MAX_INT_RESULT", "MAX_LOAD_STEPS", "MAX_POSITION_STEPS", "MAX_TOTALS", "Compiler",
+    "MAX_EVALUATION_STEPS", "MAX_INT_RESULT", "MAX_LOAD_STEPS", "MAX_POSITION_STEPS", "MAX_SHARED_EXPRESSIONS", "MAX_TOTALS",
+    "Compiler", "forget_compiled",
 ]
 
 # The bounds on what rules may compute and cost (kallisti.limits lists them from this module).
@@ -42,6 +44,18 @@ MAX_INT_RESULT = 10**18  # arithmetic results beyond this are refused at run tim
 MAX_EVALUATION_STEPS = 100_000
 MAX_LOAD_STEPS = 20_000_000
 MAX_POSITION_STEPS = 2_000_000
+# Expressions compiled for rulesets of a shared context (`Compiler(shared=True)`), a few kilobytes each: forgotten all at
+# once past this.
+MAX_SHARED_EXPRESSIONS = 4096
+_shared: dict[tuple, tuple] = {}  # (context, text, scope, whether it is the state scope, type wanted) -> (Compiled, reads history)
+_shared_lock = threading.Lock()  # the web server compiles on several threads: one clears while none adds
+
+
+def forget_compiled() -> None:
+    """Forget every expression compiled for a shared context (so that the next ruleset compiles afresh, as benchmarks
+    of changes never seen want)."""
+    with _shared_lock:
+        _shared.clear()
 
 
 def _totals(d):
@@ -111,8 +125,12 @@ class Compiler(Vocabulary, CostModel):
     enforce them (`_check_cost`, `_totals_bound`, `_totals`, `_arith`).
     """
 
-    def __init__(self, deck, groups: dict[str, range], group_of: list[str]):
+    def __init__(self, deck, groups: dict[str, range], group_of: list[str], shared: bool = False):
+        """`shared`: the deck's tables never grow (no stand-ins: the rules score no hands), so that what compiles here
+        compiles alike for every ruleset of the same cards and pile groups, and is compiled once for them all."""
         self.deck = deck
+        # What an expression compiles against, beyond its text and scope (None: nothing compiled is shared).
+        self._context = (deck.signature, tuple((name, r.start, r.stop) for name, r in groups.items())) if shared else None
         self.groups = groups  # group name -> range of global pile indexes
         self.group_of = group_of  # global pile index -> group name
         self.group_start = {name: r.start for name, r in groups.items()}
@@ -139,10 +157,32 @@ class Compiler(Vocabulary, CostModel):
 
     # -- public -------------------------------------------------------------------------
     def compile(self, text, pos: Pos, scope: dict[str, str], want: str | None = BOOL) -> Compiled:
-        """Parse and compile `text`; raise KallistiError (with a position inside the text) on any fault."""
+        """Parse and compile `text`; raise KallistiError (with a position inside the text) on any fault. In a shared
+        context, what compiled before is given again (the variants rule changes make share nearly all their rules):
+        closures keep no position, and what fails is compiled afresh each time."""
         if isinstance(text, bool):
             text = "true" if text else "false"
         text = str(text)
+        if self._context is None:
+            return self._compiled(text, pos, scope, want)
+        key = (self._context, text, tuple(scope.items()), scope is STATE_SCOPE, want)
+        kept = _shared.get(key)
+        if kept is None:
+            before, self.history_read = self.history_read, False
+            try:
+                kept = (self._compiled(text, pos, scope, want), self.history_read)
+            finally:
+                self.history_read = before or self.history_read
+            with _shared_lock:
+                if len(_shared) >= MAX_SHARED_EXPRESSIONS:
+                    _shared.clear()
+                _shared[key] = kept
+        compiled, reads_history = kept
+        self.history_read = self.history_read or reads_history
+        return compiled
+
+    def _compiled(self, text: str, pos: Pos, scope: dict[str, str], want: str | None) -> Compiled:
+        """`text` parsed and compiled (see `compile`)."""
         node = parse_expression(text, pos)
         self._start(text, pos)
         # `pile.movable` asks the move generator, so only rules read outside move generation may use it.

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from kallisti.errors import KallistiError
+from kallisti.interpreter.cards import READ_TABLES
 from kallisti.interpreter.hand_needs import order_free
 
-# What a condition may read of a card (`Grouping.reads`) -> the deck's table that holds it. A condition that reads
-# anything else (`identity`: which physical card) keeps memo keys of the cards' kinds.
-READ_TABLES = {"rank": "rank", "suit": "suit", "family": "family", "color": "color", "value": "value", "values": "values",
-               "marks": "marks", "pack": "pack", "totals": "values"}
+# A condition that reads of a card anything a deck table does not hold (READ_TABLES: `identity`, which physical card)
+# keeps memo keys of the cards' kinds.
 BY_LOOKS = "looks"  # the first item of a memo key of what a whole condition reads (kind keys start with a tuple)
 BY_PART = "part"  # the first item of a memo key of one `and` part of a condition (`MemoKeys.part_key`)
 

@@ -124,7 +124,9 @@ class Match:
         self.turns_at_limit: list[int] | None = None  # the turns each seat had taken when a total first reached its limit
         self.result: Result | None = None
         self.packs: list[tuple[str, list[int]] | None] = [None] * (n if base.match.pack == "per-seat" else 1)
-        self._effective: dict[int, tuple[tuple, object]] = {}
+        self._effective: dict[int, tuple] = {}  # seat -> ((changes made, revoked), ids of changes in force, rules)
+        self._revocations = 0
+        self._rebuilt: dict[int, tuple] = {}  # seat -> (ids of the changes in force, their data, its key)
         for s in range(n):
             self._due(s, "match-start")
         self._begin_turn(0)
@@ -135,14 +137,30 @@ class Match:
 
     def rules_for(self, seat: int):
         """The effective ruleset of a seat: the base with the changes imposed on it and not revoked, in order."""
-        key = tuple(c.id for c in self.active_changes(seat))
+        # The changes in force change only when one is imposed or revoked (a turn's moves ask again and again).
+        made = (len(self.changes), self._revocations)
         cached = self._effective.get(seat)
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        data = amend.apply_all(self.base.data, [c.patch for c in self.active_changes(seat)])
-        rules = amend.compile_data(data)
-        self._effective[seat] = (key, rules)
-        return rules
+        if cached is not None and cached[0] == made:
+            return cached[2]
+        ids = tuple(c.id for c in self.active_changes(seat))
+        if cached is None or cached[1] != ids:
+            data, data_key = self._rebuilt_data(seat)
+            cached = (made, ids, amend.compile_data(data, key=data_key))
+        self._effective[seat] = (made, ids, cached[2])
+        return cached[2]
+
+    def _rebuilt_data(self, seat: int) -> tuple:
+        """(the data of a seat's rules in force, rebuilt from the base and its changes with their own positions; its data
+        key), kept for each state of them: Player X checks every change weighed against them. Data that compiling
+        writes to (`booleans_as_words`) are rebuilt for each reader, as ever, with the key None."""
+        ids = tuple(c.id for c in self.active_changes(seat))
+        kept = self._rebuilt.get(seat)
+        if kept is None or kept[0] != ids:
+            data = amend.apply_all(self.base.data, [c.patch for c in self.active_changes(seat)])
+            if _expression_booleans(data):
+                return data, None
+            kept = self._rebuilt[seat] = (ids, data, amend.data_key(data))
+        return kept[1], kept[2]
 
     def x_rules(self, seat: int):
         """What `seat` may do as Player X: by hir own effective rules (Player X can be limited too)."""
@@ -263,9 +281,10 @@ class Match:
         current = self.rules_for(target)
         # The data rebuilt from the changes themselves (compiled rules are shared by equal data, and keep the
         # positions of whichever was compiled first), so that a finding in an earlier change names that change.
-        data = amend.apply_all(self.base.data, [c.patch for c in self.active_changes(target)])
+        data, data_key = self._rebuilt_data(target)
         return amend.amend(data, text, source=source, baseline=current, patch=patch,
-                           screen=lambda p: _refuse_fixed(p, source), intent=not replay, suggest=not replay)
+                           screen=lambda p: _refuse_fixed(p, source), intent=not replay, suggest=not replay,
+                           current_key=data_key)
 
     def impose(self, seat: int, text: str, source: str = "<change>", nastiness: float | None = None,
                replay: bool = False) -> Change:
@@ -307,6 +326,7 @@ class Match:
                                            f"{dependent.id} was imposed by {self.seats[dependent.author].name}, so "
                                            f"{change_id} stays while it is in force"))
         change.revoked_turn = self.turn
+        self._revocations += 1
         self.events.append({"type": "revoke", "by": seat, "change": change_id})
         self._next_turn()
         return change
@@ -565,3 +585,12 @@ def seats_from_text(text: str) -> list[Seat]:
     if len(set(names)) != len(names):
         raise ValueError("two seats have the same name")
     return seats
+
+
+def _expression_booleans(node) -> bool:
+    """Whether ruleset data hold a boolean where an expression goes (`says.booleans_as_words` writes it as a word)."""
+    from kallisti.model.says import EXPRESSION_VALUE_KEYS
+
+    if isinstance(node, dict):
+        return any((isinstance(v, bool) and k in EXPRESSION_VALUE_KEYS) or _expression_booleans(v) for k, v in node.items())
+    return isinstance(node, list) and any(_expression_booleans(v) for v in node)

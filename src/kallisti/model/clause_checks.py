@@ -8,10 +8,12 @@ false alarms; a clause that reads the position (a pile's size, another group) is
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from kallisti.errors import Finding
 from kallisti.interpreter import compiler as C
+from kallisti.interpreter.cards import READ_TABLES
 from kallisti.interpreter.expr_cost import MAX_CASES
 
 # The variables whose every value the check can try; it tries at most MAX_CASES combinations for one rule.
@@ -21,6 +23,24 @@ MAX_MEMO = 4096
 # What a clause's expression does over all cases depends only on the deck and the text: rulesets that
 # share clauses (every variant of a game, each rule change of a match) judge them once.
 _outcomes: dict[tuple, tuple[bool, ...] | None] = {}
+
+
+def judges(deck, reads: frozenset) -> list[int]:
+    """For each card, and for no card (index `deck.size`), the card a clause is judged by in its stead: the first card
+    of its kind (twins behave alike, as the rules' tables have them), or, when all a clause reads of cards (`reads`,
+    `Compiled.reads`) is held by the deck's tables, the first such card that holds the same in all of them. A clause
+    that reads a card only through those tables has the same verdict for the card as for its judge, so a table is
+    judged once per judge rather than once per kind (a clause on ranks alone: 14 judges, not 53)."""
+    kind = deck.kind
+    first: dict[int, int] = {}  # kind -> the first card of it
+    for c in range(deck.size + 1):
+        first.setdefault(kind[c], c)
+    if not reads <= READ_TABLES.keys():  # `identity` (which card it is) or anything else: the kinds judge
+        return [first[kind[c]] for c in range(deck.size + 1)]
+    tables = [getattr(deck, READ_TABLES[r]) for r in sorted(reads)]
+    alike: dict[tuple, int] = {}  # what a card holds in the tables -> the first card of a kind that holds it
+    judge_of_kind = {k: alike.setdefault(tuple(t[c] for t in tables), c) for k, c in first.items()}
+    return [judge_of_kind[kind[c]] for c in range(deck.size + 1)]
 
 
 def clause_findings(rules, at) -> list[Finding]:
@@ -122,8 +142,7 @@ def _cases(deck, uses) -> "Cases | None":
         total *= len(ranges[n])
     if total > MAX_CASES:
         return None
-    return Cases(frozenset(uses), names, list(itertools.product(*(ranges[n] for n in names))),
-                 "card" in uses and "cards" not in uses)
+    return Cases(frozenset(uses), names, [ranges[n] for n in names], "card" in uses and "cards" not in uses)
 
 
 class Cases:
@@ -132,11 +151,20 @@ class Cases:
     (and the cards moving, the one card), so one context set anew for each case is a fresh one, and making thousands
     of contexts cost more than judging the clauses."""
 
-    def __init__(self, uses: frozenset, names: list[str], combos: list[tuple], cards_too: bool):
-        self.uses, self.names, self.combos, self.cards_too = uses, names, combos, cards_too
+    def __init__(self, uses: frozenset, names: list[str], ranges: list, cards_too: bool):
+        self.uses, self.names, self.ranges, self.cards_too = uses, names, ranges, cards_too
         self.ctx = C.Ctx()
         if names == ["card", "top"] and cards_too:  # the common case (a build clause), set without a loop
             self.at = self._card_on_top
+
+    def each(self):
+        """The combinations one by one, in the order of `combos` (a clause judged once over them needs no list)."""
+        return itertools.product(*self.ranges)
+
+    @functools.cached_property
+    def combos(self) -> list[tuple]:
+        """Every combination, as a list, for a reader that goes through them more than once."""
+        return list(self.each())
 
     def at(self, combo: tuple) -> C.Ctx:
         """The context set to the case `combo` (until the next call)."""
@@ -161,10 +189,45 @@ def _outcome(deck, clause, uses: frozenset) -> tuple[bool, ...] | None:
     if key in _outcomes:
         return _outcomes[key]
     cases = _cases(deck, uses)
-    try:
-        values = None if cases is None else tuple(clause.holds(cases.at(combo)) for combo in cases.combos)
-    except C.RuleRuntimeError:
-        values = None
+    if cases is not None and clause.uses < uses:
+        # The clause reads only its own variables: its verdicts over them, spread over the others, are its verdicts in
+        # every case (and it fails in some case of `uses` exactly when it fails in some case of its own).
+        values = _spread(deck, _outcome(deck, clause, clause.uses), clause.uses, cases.names)
+    else:
+        try:
+            values = None if cases is None else _judged(deck, clause, cases)
+        except C.RuleRuntimeError:
+            values = None
     if len(_outcomes) < MAX_MEMO:
         _outcomes[key] = values
     return values
+
+
+def _judged(deck, clause, cases: "Cases") -> tuple[bool, ...]:
+    """The clause's verdict in each case, judged once for each case of the cards that judge the others (`judges`:
+    cards alike in all the clause reads of them), each case's verdict its judges' (RuleRuntimeError when the clause
+    fails at run time in some case)."""
+    slots = [i for i, name in enumerate(cases.names) if name in ("card", "top")]
+    if not slots:
+        return tuple(clause.holds(cases.at(combo)) for combo in cases.each())
+    judge = judges(deck, clause.reads)
+    # Each variable's values as their judges, and the judges each takes, in the order of its values.
+    judged = [[judge[v] for v in values] if i in slots else list(values) for i, values in enumerate(cases.ranges)]
+    distinct = [list(dict.fromkeys(values)) for values in judged]
+    known = {combo: clause.holds(cases.at(combo)) for combo in itertools.product(*distinct)}
+    return tuple(map(known.__getitem__, itertools.product(*judged)))
+
+
+def _spread(deck, own: tuple[bool, ...] | None, own_uses: frozenset, names: list[str]) -> tuple[bool, ...] | None:
+    """Verdicts over the cases of `own_uses` (in `_cases` order) as verdicts over the cases of `names`, a superset in
+    sorted order: each case's verdict is that of its values of `own_uses`."""
+    if own is None:
+        return None
+    sizes = {"card": len(deck.representative), "top": len(deck.representative), "count": deck.size}
+    # The index of a case among the clause's own cases: its own variables' values, the last varying fastest.
+    stride, strides = 1, {}
+    for name in reversed(sorted(own_uses)):
+        strides[name] = stride
+        stride *= sizes[name]
+    steps = [[i * strides[n] for i in range(sizes[n])] if n in strides else [0] * sizes[n] for n in names]
+    return tuple(own[sum(offsets)] for offsets in itertools.product(*steps))

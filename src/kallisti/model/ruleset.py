@@ -9,6 +9,7 @@ from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
 from kallisti.interpreter import compiler as C
 from kallisti.interpreter.cards import Deck
 from kallisti.model import clean_loads
+from kallisti.model.clause_checks import judges
 from kallisti.model.hands import compile_hands
 from kallisti.model.modifiers import compile_modifiers, overlay_findings
 from kallisti.model.table import compile_table
@@ -33,6 +34,9 @@ def _keep_table(key: tuple, table: bytes) -> None:
     MAX_TABLES tables and MAX_TABLE_BYTES bytes; a table larger than MAX_TABLE_BYTES alone is not kept."""
     if len(table) > MAX_TABLE_BYTES:
         return
+    if key in _tables:  # kept already (a rule of one clause is kept under its clause's key): now the most recently used
+        _tables[key] = _tables.pop(key)
+        return
     kept = table_cache_bytes()
     while _tables and (len(_tables) >= MAX_TABLES or kept + len(table) > MAX_TABLE_BYTES):
         kept -= len(_tables.pop(next(iter(_tables))))
@@ -55,6 +59,7 @@ class Clause:
     macro: str | None
     uses: frozenset = frozenset()  # the variables the clause reads
     ranks: frozenset = frozenset()  # the ranks its expression names as constants (see Compiled.ranks)
+    reads: frozenset = frozenset({"identity"})  # what it reads of cards (see Compiled.reads): unknown, all of them
 
     def holds(self, ctx) -> bool:
         """Whether this clause lets the move through."""
@@ -98,7 +103,7 @@ class Rule:
         key = (deck.signature, pairs, tuple((c.kind, c.text) for c in tabled))
         table = _tables.get(key)
         if table is None:
-            table = self._tabulate_pairs(deck, tabled) if pairs else self._tabulate_cards(deck, tabled)
+            table = self._combined(deck, tabled, pairs)
             _keep_table(key, table)
         else:
             _tables[key] = _tables.pop(key)  # now the most recently used
@@ -114,22 +119,56 @@ class Rule:
                 return False
         return True
 
-    def _tabulate_pairs(self, deck: Deck, clauses) -> bytes:
-        """The table of every (card, top) pair: the clauses are judged once per pair of kinds (twin cards of a
-        multi-pack deck behave alike), in the order of the cards, and each card's row is its kind's row."""
+    def _combined(self, deck: Deck, clauses, pairs: bool) -> bytes:
+        """The `and` of its clauses' own tables, kept by deck and text (a change adding a clause tabulates it alone).
+        When a clause alone fails for some cell, the rule is tabulated whole, in order, where an earlier clause refusing
+        a move spares the later ones: it fails (or not) as it always did."""
+        try:
+            own = [self._clause_table(deck, clause, pairs) for clause in clauses]
+        except C.RuleRuntimeError:
+            return self._tabulate_pairs(deck, clauses) if pairs else self._tabulate_cards(deck, clauses)
+        if len(own) == 1:
+            return own[0]
+        # Each cell is 0 or 1, so the bytes read as one integer `and` cell by cell.
+        size = len(own[0])
+        joint = int.from_bytes(own[0], "little")
+        for table in own[1:]:
+            joint &= int.from_bytes(table, "little")
+        return joint.to_bytes(size, "little")
+
+    def _clause_table(self, deck: Deck, clause: Clause, pairs: bool) -> bytes:
+        """One clause's table, kept with the rules' tables; a clause that reads only the card (or only the top card) is
+        judged once for each, its verdicts spread over the other."""
+        key = (deck.signature, pairs, ((clause.kind, clause.text),))
+        table = _tables.get(key)
+        if table is not None:
+            _tables[key] = _tables.pop(key)
+            return table
+        if not pairs:
+            table = self._tabulate_cards(deck, [clause])
+        elif "top" not in clause.uses:  # one verdict a card (its judge's): its row is that verdict throughout
+            table = b"".join(bytes([verdict]) * self.stride for verdict in self._by_judge(deck, clause, "card"))
+        elif "card" not in clause.uses:  # one verdict a top card: every row is the same
+            table = self._by_judge(deck, clause, "top") * self.stride
+        else:
+            table = self._tabulate_pairs(deck, [clause], judges(deck, clause.reads))
+        _keep_table(key, table)
+        return table
+
+    def _tabulate_pairs(self, deck: Deck, clauses, judge: list[int] | None = None) -> bytes:
+        """The table of every (card, top) pair: the clauses judged once per pair of judges (`judges`; by default the
+        first card of each kind: twins behave alike), in the order of the cards, each card's row its judge's row."""
         ctx = C.Ctx()
-        kind = deck.kind
-        reps: dict[int, int] = {}
-        for c in range(deck.size + 1):
-            reps.setdefault(kind[c], c)
+        judge = judges(deck, frozenset({"identity"})) if judge is None else judge
+        reps = list(dict.fromkeys(judge))  # the judges, in the order of the cards
         rows: dict[int, bytes] = {}
-        for card_kind, c in reps.items():
+        for c in reps:
             verdicts = {}
-            for top_kind, t in reps.items():
+            for t in reps:
                 ctx.card, ctx.top = c, t
-                verdicts[top_kind] = int(self._passes(clauses, ctx))
-            rows[card_kind] = bytes(verdicts[kind[t]] for t in range(self.stride))
-        return b"".join(rows[kind[c]] for c in range(self.stride))
+                verdicts[t] = int(self._passes(clauses, ctx))
+            rows[c] = bytes(verdicts[judge[t]] for t in range(self.stride))
+        return b"".join(rows[judge[c]] for c in range(self.stride))
 
     def _tabulate_cards(self, deck: Deck, clauses) -> bytes:
         ctx = C.Ctx()
@@ -138,6 +177,16 @@ class Rule:
             ctx.card = c
             out[c] = int(self._passes(clauses, ctx))
         return bytes(out)
+
+    def _by_judge(self, deck: Deck, clause: Clause, slot: str) -> bytes:
+        """A clause that reads one of `card` and `top` (`slot`), judged once per judge (`judges`), as `_tabulate_pairs`
+        judges it, the verdict of each card its judge's."""
+        ctx, judge = C.Ctx(), judges(deck, clause.reads)
+        verdicts: dict[int, int] = {}
+        for c in dict.fromkeys(judge):
+            setattr(ctx, slot, c)
+            verdicts[c] = int(clause.holds(ctx))
+        return bytes(verdicts[judge[c]] for c in range(self.stride))
 
     def failing(self, ctx) -> Clause | None:
         """The first clause that refuses the move in `ctx`, or None when the rule allows it."""
@@ -307,7 +356,8 @@ class Ruleset:
             raise KallistiError(Finding("too-many-piles", f"{start} piles; at most {MAX_PILES}", at("piles")))
         self.pile_count = start
         self.group_of = tuple(group_of)
-        self.compiler = C.Compiler(self.deck, ranges, group_of)
+        # Only rules that score hands make stand-in cards, growing the deck's tables: the others share what compiles.
+        self.compiler = C.Compiler(self.deck, ranges, group_of, not any(k in data for k in ("hands", "table", "modifiers")))
         said: list[SaysSeen] = []  # every explanation with the ranks its expression names, for says_findings
         clause_total = 0
         tags = {}
@@ -340,7 +390,7 @@ class Ruleset:
                     says = render_says(cl.get("says", ""), self.deck, at("piles", name, key, i, "says"), findings)
                     said.append(SaysSeen(f"piles.{name}.{key} clause {cl['id']}", cl.get("says", ""), comp.ranks,
                                          at("piles", name, key, i, "says")))
-                    clauses.append(Clause(cl["id"], kind, comp.fn, comp.text, says, cpos, cl.get("macro"), comp.uses, comp.ranks))
+                    clauses.append(Clause(cl["id"], kind, comp.fn, comp.text, says, cpos, cl.get("macro"), comp.uses, comp.ranks, comp.reads))
                 clause_total += len(clauses)
                 try:
                     rules[key] = Rule(f"piles.{name}.{key}", name, key, clauses, frozenset(uses), self.deck)

@@ -254,6 +254,8 @@ class Memory:
         # (seat, setting) -> (the snapshots read, the values the setting has in them): snapshots are only added to,
         # so each is read once for a setting, however many decisions ask
         self.values_had: dict[tuple, tuple[int, frozenset]] = {}
+        self.catalogue: tuple | None = None  # the texts of the base rules' catalogue, read once
+        self.offered: list[tuple] = [(None, [])] * n  # each seat's (data, the changes offered against them)
 
     def catch_up(self, match) -> Memory:
         by_id = {c.id: c for c in match.changes}
@@ -275,6 +277,17 @@ class Memory:
                 self.revoked_by[ev["by"]].add(canonical(change.patch))
         self.seen = len(match.events)
         return self
+
+    def texts_for(self, target: int) -> list[str]:
+        """The changes to weigh against `target`'s rules in force: the base rules' catalogue, then those generated from
+        the rules in force (`generated_changes`), made once per state of them."""
+        if self.catalogue is None:
+            self.catalogue = tuple(e.change for e in catalogue_for(self.base))
+        data, texts = self.offered[target]
+        if data is not self.data[target]:
+            texts = list(self.catalogue) + generated_changes(self.data[target], self.base.data)
+            self.offered[target] = (self.data[target], texts)
+        return texts
 
     def data_key(self, target: int) -> str:
         """The data key of `target`'s rules in force (`amend.data_key`), hashed once per state of them."""
@@ -356,7 +369,7 @@ def candidates(match, seat: int, memory: Memory) -> list[str]:
     current = memory.data[target]
     key = memory.data_key(target)
     out, seen = [], set()
-    for text in [e.change for e in catalogue_for(match.base)] + generated_changes(current, match.base.data):
+    for text in memory.texts_for(target):
         identity = _identity(text)
         if identity is None:
             continue

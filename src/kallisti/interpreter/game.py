@@ -28,6 +28,9 @@ class Status:
     reason: str = ""
 
 
+PLAYING = Status("playing")  # one for every position still in play (a search asks at every position it values)
+
+
 def require_piles(rules) -> None:
     """Refuse, with a pointer to `kallisti hand`, a ruleset that has no piles to play on (it only scores hands)."""
     if rules.pile_count == 0:
@@ -281,7 +284,7 @@ class Game(MoveIndex, MoveGeneration, WindowMoves, MoveApplication, LiveRules, P
             return Status("lost", "no legal move is left")
         if self.redeal_positions and self._blocked(moves):
             return Status("lost", "blocked: a whole pass through the stock changed nothing")
-        return Status("playing")
+        return PLAYING
 
     def _blocked(self, moves: list[int]) -> bool:
         """Whether only redeals are left among `moves` and the position is one a redeal was made from: a whole pass

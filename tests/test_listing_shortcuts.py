@@ -77,10 +77,17 @@ def test_the_shortcuts_are_taken_where_they_are_there_for():
     assert emperor.kept_checked  # one card at a time, and none from another foundation
     assert emperor.take_shapes[list(emperor.rules.groups).index("tableau")] is not None
     congress = Game(load_ruleset("congress"), seed=1)
-    pairs, _, _ = congress.compulsory_masks  # only the waste's moves to the tableau may be compulsory
+    pairs, *_ = congress.compulsory_masks  # only the waste's moves to the tableau may be compulsory
     waste, tableau = congress.rules.groups["waste"].piles[0], congress.rules.groups["tableau"].piles
     assert {(s, d) for s in range(congress.P) for d in range(congress.P) if pairs[s * congress.P + d]} == \
         {(waste, d) for d in tableau}
+    # Discordian's compulsory play names the groups alone: a field card's move to a foundation matches it surely,
+    # whose number says so without a look at the pattern.
+    discordian = Game(load_ruleset("discordian"), seed=1)
+    pairs, _, _, sure = discordian.compulsory_masks
+    field, foundation = discordian.rules.groups["field"].piles, discordian.rules.groups["foundation"].piles
+    assert sure == pairs and {(s, d) for s in range(discordian.P) for d in range(discordian.P)
+                              if sure[s * discordian.P + d]} == {(s, d) for s in field for d in foundation}
 
 
 def test_kinds_filed_alike_share_their_lists():

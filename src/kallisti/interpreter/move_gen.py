@@ -23,18 +23,21 @@ class MoveGeneration:
 
     def _pattern_masks(self, patterns) -> tuple | None:
         """What a move's number alone tells of whether it may match one of `patterns` (compulsory or automatic moves):
-        per pair of piles (src * P + dst), whether a card move between them may; per stock pile, whether its deal
-        may, and its redeal. `_matching` judges only the moves these let through. None when the numbers of deals
-        and redeals may overlap those of card moves (two piles or fewer)."""
+        per pair of piles (src * P + dst), whether a card move between them may, and whether it surely does (a
+        pattern with no `when` names both piles' groups: Discordian's "a card must be played when one can be"); per
+        stock pile, whether its deal may, and its redeal. `_matching` judges only the moves these let through and do
+        not settle. None when the numbers of deals and redeals may overlap those of card moves (two piles or fewer)."""
         P, group_of = self.P, self.rules.group_of
         if P <= 2:
             return None
         moving = [p for p in patterns if p.kind == "move"]
         pairs = bytes(any(group_of[s] in p.sources and group_of[d] in p.targets for p in moving)
                       for s in range(P) for d in range(P))
+        sure = bytes(any(p.when is None and group_of[s] in p.sources and group_of[d] in p.targets for p in moving)
+                     for s in range(P) for d in range(P))
         deals = bytes(any(p.kind == "deal" and group_of[s] in p.sources for p in patterns) for s in range(P))
         redeals = bytes(any(p.kind == "redeal" and group_of[s] in p.sources for p in patterns) for s in range(P))
-        return pairs, deals, redeals
+        return pairs, deals, redeals, sure
 
     def _matching(self, patterns, moves, masks) -> list[int]:
         """The moves of `moves` that match one of `patterns` (`_matches_any`), in their order (`_matches`)."""
@@ -46,13 +49,17 @@ class MoveGeneration:
         if masks is None:
             yield from (m for m in moves if self._matches_any(patterns, m))
             return
-        pairs, deals, redeals = masks
+        pairs, deals, redeals, sure = masks
         P = self.P
         PP, windows = P * P, self.discard_base
         for m in moves:
             if m >= PP:
-                if m < windows and not pairs[m % PP]:
-                    continue
+                if m < windows:
+                    if sure[m % PP]:
+                        yield m
+                        continue
+                    if not pairs[m % PP]:
+                        continue
             elif m < P:
                 if not deals[m]:
                     continue

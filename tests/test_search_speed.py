@@ -4,11 +4,15 @@
 their answers must be those of the plain depth-first search within CHAIN_STEPS steps, on any stacks, any
 rule of what goes on what, and in any order of calls, including the searches whose steps run out (fewer steps than
 CHAIN_STEPS make them run out often, and at every point of a search).
+
+The line search's own shortcuts likewise: the unseen cards listed without counting where every card is a kind of its
+own, moves ordered by a reversed sort, and positions filed by the hash of their keys (keys sharing a hash kept apart).
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -93,3 +97,91 @@ def test_a_search_on_its_own_is_the_plain_search():
         top = rng.randrange(KINDS)
         assert _longest_run(takes, top, stacks) == plain_longest_run(takes, top, stacks)
 
+
+
+def _counted_unseen(game) -> list[tuple[int, int]]:
+    """The unseen cards by kind as the plain count finds them: the pack less every face-up card, each kind counted."""
+    st = game.state
+    seen = Counter(game.kind[c] for pile, down in zip(st.piles, st.down) for c in pile[down:])
+    pack = Counter(game.kind[c] for c in range(game.deck.size))
+    return [(k, n - seen[k]) for k, n in sorted(pack.items()) if n > seen[k]]
+
+
+@pytest.mark.parametrize("name", ["discordian", "spider", "midshipman", "forty-thieves"])
+def test_a_line_search_counts_the_unseen_cards_as_the_plain_count_does(name):
+    # Discordian's cards are kinds of their own, and all of them lie in piles: the search lists its face-down cards
+    # without counting them. The other games take the counting ways.
+    from kallisti.interpreter.game import Game
+    from shipped import shipped
+
+    compared = 0
+    for deal in range(1, 4):
+        game = Game(shipped(name), seed=deal)
+        for _ in range(30):
+            moves = game.legal_moves()
+            if game.status(moves).outcome != "playing":
+                break
+            line_search = search._LineSearch(game, 1, set())
+            assert line_search.unseen == _counted_unseen(game)
+            assert line_search.unseen_total == sum(n for _, n in line_search.unseen)
+            compared += 1
+            game.apply(moves[deal % len(moves)])
+    assert compared >= 30
+
+
+def test_moves_are_ordered_by_score_ties_kept_in_their_order():
+    # The reversed sort must keep equal moves in the order they came, as sorting by the negated score did: the first
+    # of the moves a search finds equally good is the one it plays when the budget runs out.
+    from kallisti.interpreter.game import Game
+    from kallisti.solver.measure import move_score
+    from shipped import shipped
+
+    checked = 0
+    for name in ("discordian", "forty-thieves"):
+        game = Game(shipped(name), seed=5)
+        line_search = search._LineSearch(game, 1, set())
+        for _ in range(40):
+            moves = game.legal_moves()
+            if game.status(moves).outcome != "playing":
+                break
+            for order in (moves, moves[::-1]):
+                assert line_search.ordered(order) == sorted(order, key=lambda m: -move_score(game, m))
+            checked += len(moves) > 1
+            game.apply(moves[-1])
+    assert checked >= 10
+
+
+def _played_turn(name: str, deal: int, cap: int = search.TURN_CAP) -> tuple[list[int], list[float], int]:
+    """The search bot's moves on deal `deal` of game `name` (at most `cap`), the values of the first moves of its
+    decisions, in order, and the positions it settled."""
+    from kallisti.interpreter.game import Game
+    from shipped import shipped
+
+    game, bot = Game(shipped(name), seed=deal), search.SearchStrategy(deal, name == "discordian")
+    line, values = [], []
+    value_of = search._LineSearch.value_of
+    for _ in range(cap):
+        moves = game.legal_moves()
+        if game.status(moves).outcome != "playing":
+            break
+        line.append(bot.choose(game, moves))
+        if len(moves) > 1:
+            search_now = search._LineSearch(game, -1 if bot.minimize else 1, set(bot.been), shape=bot.shape)
+            search_now.limit = search.DEFAULT_BUDGET
+            values.append(value_of(search_now, line[-1]))
+        game.apply(line[-1])
+    return line, values, len(bot.promised[2])
+
+
+# Discordian's lines never meet a position twice in a decision; Forty Thieves' often do (cards moved to and fro).
+TURNS = [("discordian", 1, search.TURN_CAP), ("discordian", 2, search.TURN_CAP), ("forty-thieves", 1, 60),
+         ("forty-thieves", 2, 60)]
+
+
+@pytest.mark.parametrize("collide", [lambda key: 0, lambda key: len(key[0][0]) % 3])
+def test_positions_whose_keys_share_a_hash_are_kept_apart(collide, monkeypatch):
+    # A search files the positions it values by the hash of their keys: keys that share one (here every key, or many)
+    # must still be told apart, so the moves, values and settled positions are those of a search with hashes apart.
+    expected = [_played_turn(*turn) for turn in TURNS]
+    monkeypatch.setattr(search, "_hash", collide)
+    assert [_played_turn(*turn) for turn in TURNS] == expected

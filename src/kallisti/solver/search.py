@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
@@ -20,6 +21,8 @@ CARRY_WEIGHT = 1.0  # per face-up card the next card dealt would carry off in a 
 CHAIN_STEPS = 60  # steps of the search for that run, per kind of card dealt
 MAX_RUNS_KEPT = 50_000  # positions' runs a strategy keeps for one game (a few hundred bytes each): forgotten past this
 REVEAL_BONUS = 0.5  # a face-down card turned up: a new card to play, unknown until it is seen
+_NOTHING = float("-inf")  # the value of a line that goes round in a circle (made once: a search marks every position)
+_hash = hash  # what `_LineSearch.value` files positions by (a test makes every key collide)
 
 
 class SearchStrategy:
@@ -53,8 +56,8 @@ class SearchStrategy:
         self.accepts = None  # the game's table of what each pile takes, for which `runs` and `promised` were found
         self.runs: dict[tuple, dict] = {}  # longest runs of face-up tops, found for this game (see `_carries`)
         # (the unseen cards, the promises worked out while they were unseen, the values settled meanwhile, the unseen
-        # kinds grouped by rule)
-        self.promised: tuple = (None, {}, {}, {})
+        # kinds grouped by rule, the hashes of the settled positions' keys)
+        self.promised: tuple = (None, {}, {}, {}, set())
         self.shape = None  # what the search reads of the game's rules and piles, once per game and rules (`_Shape`)
 
     def choose(self, game, moves: list[int]) -> int:
@@ -63,7 +66,7 @@ class SearchStrategy:
         if game.accepts_on_top is not self.accepts or len(self.runs) > MAX_RUNS_KEPT:
             # a new game, or rules changed in play (`Game.change_rules`, which remakes the tables): what was worked
             # out for the rules before is forgotten, and so is all of it past the bound
-            self.accepts, self.runs, self.promised = game.accepts_on_top, {}, (None, {}, {}, {})
+            self.accepts, self.runs, self.promised = game.accepts_on_top, {}, (None, {}, {}, {}, set())
         if self.shape is None or self.shape.game is not game or self.shape.accepts is not game.accepts_on_top:
             self.shape = _Shape(game)
         self.been.add(game.state.key())
@@ -75,9 +78,10 @@ class SearchStrategy:
         if self.promised[0] == search.unseen and len(self.promised[1]) + len(self.promised[2]) <= MAX_RUNS_KEPT:
             search.promises, search.unseen_by_rules = self.promised[1], self.promised[3]
             if self.settle:
-                search.settled = self.promised[2]
+                search.settled, search.settled_hashes = self.promised[2], self.promised[4]
         else:
-            self.promised = (search.unseen, search.promises, search.settled, search.unseen_by_rules)
+            self.promised = (search.unseen, search.promises, search.settled, search.unseen_by_rules,
+                             search.settled_hashes)
         values = {}
         ordered = search.ordered(moves)
         for i, m in enumerate(ordered):
@@ -146,13 +150,18 @@ class _LineSearch:
         self.runs = {} if runs is None else runs
         self.nodes = 0  # positions searched or valued so far
         self.limit = 0  # the count of positions at which the search stops looking further
-        self.memo: dict[tuple, float] = {}
+        # Per position valued by this decision, by the hash of its key: [its key, its value] (the value a circle's
+        # until its lines are searched). A position whose key shares the hash of another's is filed in `collided`.
+        self.memo: dict[int, list] = {}
+        self.collided: dict[tuple, list] = {}
         self.promises: dict[tuple, tuple[float, float]] = {}
         # Positions whose every line was searched to its end, no budget spent and no loop met on the way: their value
         # is theirs alone, whatever the budget and the line that reaches them, so it holds for every later decision
         # while the unseen cards are the same (SearchStrategy.choose shares it). `unsettled` counts the values given
         # that were not: cut short by the budget, or a loop's.
         self.settled: dict[tuple, float] = {}
+        self.settled_hashes: set[int] = set()  # the hashes of settled's keys: most positions are not there, and an int
+        # tells that for less than the key does
         self.unsettled = 0
         self.shape = shape = _Shape(game) if shape is None else shape
         self.card_move_floor = shape.card_move_floor
@@ -162,7 +171,17 @@ class _LineSearch:
         # The cards not yet seen, by kind: the pack less every face-up card. Within one search this
         # stays fixed, since a move that would show a new card ends its line before it is looked at.
         st, kind_of = game.state, game.kind.__getitem__
-        if sum(map(len, st.piles)) == shape.size:
+        all_in_piles = sum(map(len, st.piles)) == shape.size
+        if all_in_piles and shape.cards_are_kinds:
+            # Every card of the pack lies in a pile, and is a kind of its own: the unseen are the face-down cards, one
+            # of each, in order (as the count below would find them, without counting).
+            down_cards = []
+            for pile, down in zip(st.piles, st.down):
+                if down:
+                    down_cards += pile[:down]
+            down_cards.sort()
+            self.unseen = [(c, 1) for c in down_cards]
+        elif all_in_piles:
             # Every card of the pack lies in a pile: the unseen are the face-down ones, fewer to count.
             hidden = Counter()
             for pile, down in zip(st.piles, st.down):
@@ -211,17 +230,23 @@ class _LineSearch:
         """The value of the current position: its best line, or its own worth where lines end."""
         game = self.game
         key = game.state.key()
-        known = self.memo.get(key)
-        if known is not None:
+        # The key is hashed once: a search asks about every position it values several times, and a key is some sixty
+        # numbers to hash each time; the hash is what this decision's marks and the settled positions are filed by.
+        h = _hash(key)
+        cell = self.memo.get(h)
+        if cell is not None and cell[0] != key:
+            cell = self.collided.get(key)  # another position's key has the same hash
+        if cell is not None:
             if key not in self.settled:
                 self.unsettled += 1  # a line gone round in a circle, or a value the budget cut short
-            return known
+            return cell[1]
         if key in self.been:
             self.unsettled += 1
-            return float("-inf")  # back where the game already was: a loop gains nothing
-        known = self.settled.get(key)
-        if known is not None:
-            return known  # searched to the end by an earlier decision: no budget spent on it again
+            return _NOTHING  # back where the game already was: a loop gains nothing
+        if h in self.settled_hashes:
+            known = self.settled.get(key)
+            if known is not None:
+                return known  # searched to the end by an earlier decision: no budget spent on it again
         moves = game.legal_moves()
         status = game.status(moves)
         if status.outcome != "playing":
@@ -230,24 +255,31 @@ class _LineSearch:
             self.unsettled += 1
             return self.sign * game.score()  # no budget left to look further: the score as it stands
         self.nodes += 1
-        self.memo[key] = value = float("-inf")  # a line that comes back here has gone round in a circle
         unsettled = self.unsettled
-        value_of = self.value_of
-        for m in self.ordered(moves):
-            v = value_of(m)
-            if v > value:
-                value = v
-        self.memo[key] = value
+        cell = [key, _NOTHING]  # a line that comes back here has gone round in a circle
+        if self.memo.setdefault(h, cell) is not cell:
+            self.collided[key] = cell
+        if len(moves) == 1 and moves[0] < self.card_move_floor:
+            value = self.leaf()  # only a deal: the line ends with it (what the stock gives is unknown)
+        else:
+            value = _NOTHING
+            value_of = self.value_of
+            for m in self.ordered(moves) if len(moves) > 1 else moves:
+                v = value_of(m)
+                if v > value:
+                    value = v
+        cell[1] = value
         if self.unsettled == unsettled:
             self.settled[key] = value
+            self.settled_hashes.add(h)
         return value
 
     def ordered(self, moves: list[int]) -> list[int]:
         """The likeliest moves first (by the greedy measure), so a search cut short has tried them."""
         if len(moves) < 2:
             return moves  # nothing to order: most positions of a line have one move (a compulsory play, or a deal)
-        game = self.game
-        return sorted(moves, key=lambda m: -move_score(game, m))
+        # (highest score first; a reversed sort keeps equal moves in their order, as sorting by the negated score did)
+        return sorted(moves, key=partial(move_score, self.game), reverse=True)
 
     # -- where lines end ----------------------------------------------------------------------
     def leaf(self, hidden: int | None = None) -> float:
@@ -283,11 +315,13 @@ class _LineSearch:
         if not targets or not self.unseen_total:
             return (0.0, 0.0)
         piles, down = game.state.piles, game.state.down
+        # (a pile with no face-down card is read whole, not sliced: most piles a line's end reads are such)
         if self.shape.cards_are_kinds:
-            runs = tuple([tuple(piles[p][down[p]:]) for p in self.sources if p != hidden and len(piles[p]) > down[p]])
+            runs = tuple([tuple(piles[p][down[p]:]) if down[p] else tuple(piles[p])
+                          for p in self.sources if p != hidden and len(piles[p]) > down[p]])
         else:
             kind_of = game.kind.__getitem__
-            runs = tuple([tuple(map(kind_of, piles[p][down[p]:]))
+            runs = tuple([tuple(map(kind_of, piles[p][down[p]:] if down[p] else piles[p]))
                           for p in self.sources if p != hidden and len(piles[p]) > down[p]])
         known = self.promises.get((targets, runs))
         if known is None:
@@ -304,9 +338,20 @@ class _LineSearch:
         groups = self.unseen_by_rules.get(targets)
         if groups is None:
             rule_of = self.shape.rule_of
-            by_rules: dict[tuple, list] = {}
-            for k, n in self.unseen:
-                by_rules.setdefault(tuple(rule_of[t][k] for t in targets), []).append((k, n))
+            by_rules: dict = {}
+            if len(targets) == 1:
+                # The usual case, one target: grouped by its rule number, without a tuple made per kind.
+                rule_t = rule_of[targets[0]]
+                for k, n in self.unseen:
+                    group = by_rules.get(rule_t[k])
+                    if group is None:
+                        by_rules[rule_t[k]] = [(k, n)]
+                    else:
+                        group.append((k, n))
+                by_rules = {(rule,): kinds for rule, kinds in by_rules.items()}
+            else:
+                for k, n in self.unseen:
+                    by_rules.setdefault(tuple(rule_of[t][k] for t in targets), []).append((k, n))
             groups = self.unseen_by_rules[targets] = [(rules, sum(n for _, n in kinds), kinds)
                                                       for rules, kinds in by_rules.items()]
         return groups
@@ -320,6 +365,8 @@ class _LineSearch:
             found = self.runs[runs] = {}
         shape = self.shape
         tops = {run[-1] for run in runs}
+        if len(targets) == 1:
+            return self._carries_onto(targets, runs, found, tops)
         stacks = None  # the runs as piles to take cards from, made when a run must be searched
         finders: dict[int, object] = {}  # per target, the runs' search (`_run_finder`), made when first needed
         hits = carried = 0
@@ -344,6 +391,32 @@ class _LineSearch:
             if best:
                 hits += n
                 carried += n * best
+            else:
+                idle += kinds
+        return hits, carried, idle
+
+    def _carries_onto(self, targets: tuple, runs: tuple, found: dict, tops: set) -> tuple[int, int, list]:
+        """`_carries` where the next card dealt has one target (the usual case): each group's run is the one run onto
+        it, so the loop over targets and the best of them are left out."""
+        shape = self.shape
+        first_of = shape.first_of
+        finder = None  # the runs' search (`_run_finder`), made when first needed
+        hits = carried = 0
+        idle = []
+        for rules, n, kinds in self._grouped(targets):
+            rule = rules[0]
+            length = found.get(rule)
+            if length is None:
+                if tops.isdisjoint(first_of[rule]):
+                    length = 0  # no top goes on it: the search would stop at its first step
+                else:
+                    if finder is None:
+                        finder = _run_finder(shape.onto[targets[0]], [list(run) for run in runs])
+                    length = finder(kinds[0][0])
+                found[rule] = length
+            if length:
+                hits += n
+                carried += n * length
             else:
                 idle += kinds
         return hits, carried, idle

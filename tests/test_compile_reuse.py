@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kallisti.errors import KallistiError
-from kallisti.interpreter import amend, compiler
+from kallisti.interpreter import amend, shared_compiled
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import Rng
 from kallisti.located import copy
@@ -21,7 +21,7 @@ MOVES = 120  # moves of each deal compared, move for move
 def _forget_everything() -> None:
     """Every cache a compile reads from: the next compile starts from nothing."""
     amend.forget_checked()
-    compiler.forget_compiled()
+    shared_compiled.forget_compiled()
     ruleset._tables.clear()
     clause_checks._outcomes.clear()
 

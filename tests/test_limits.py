@@ -173,7 +173,7 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
     # Caches
     ("kallisti.grammar.expressions", "MAX_PARSED"): "tests/test_limits.py::test_the_cache_of_parsed_expressions_is_bounded",
     ("kallisti.model.ruleset", "MAX_TABLES"): "tests/test_limits.py::test_the_cache_of_rule_tables_is_bounded",
-    ("kallisti.interpreter.compiler", "MAX_SHARED_EXPRESSIONS"):
+    ("kallisti.interpreter.shared_compiled", "MAX_SHARED_EXPRESSIONS"):
         "tests/test_limits.py::test_the_compiled_expressions_shared_between_rulesets_are_bounded",
     ("kallisti.model.amended", "MAX_CACHED"): "tests/test_limits.py::test_the_cache_of_compiled_rule_changes_is_bounded",
     ("kallisti.interpreter.table", "MAX_EVALUATORS"): "tests/test_limits.py::test_the_cache_of_hand_evaluators_is_bounded",
@@ -883,20 +883,20 @@ def test_the_cache_of_rule_tables_is_bounded(tmp_path, monkeypatch):
 
 
 def test_the_compiled_expressions_shared_between_rulesets_are_bounded(monkeypatch):
-    from kallisti.interpreter import compiler
+    from kallisti.interpreter import compiler, shared_compiled
     from kallisti.model.ruleset import load_ruleset
 
-    monkeypatch.setattr(compiler, "_shared", {})
-    monkeypatch.setattr(compiler, "MAX_SHARED_EXPRESSIONS", 3)
+    monkeypatch.setattr(shared_compiled, "_kept", {})
+    monkeypatch.setattr(shared_compiled, "MAX_SHARED_EXPRESSIONS", 3)
     rules = load_ruleset("forty-thieves")
     shared = compiler.Compiler(rules.deck, rules.compiler.groups, rules.compiler.group_of, shared=True)
     ctx = compiler.Ctx()
     for n in range(1, 8):
         made = shared.compile(f"card.value == {n}", compiler.Pos("<test>"), compiler.BUILD_SCOPE)
-        assert len(compiler._shared) <= 3
+        assert len(shared_compiled._kept) <= 3
         ctx.card = next(c for c in range(rules.deck.size) if rules.deck.value[c] == n)
         assert made.fn(ctx) and shared.compile(f"card.value == {n}", compiler.Pos("<test>"), compiler.BUILD_SCOPE) is made
-    assert len(compiler._shared) <= 3
+    assert len(shared_compiled._kept) <= 3
 
 
 def test_the_cache_of_compiled_rule_changes_is_bounded(monkeypatch):

@@ -114,7 +114,7 @@ LIMITS = (
     # Memory kept between calls (caches): reaching one forgets, never refuses
     Limit("MAX_PARSED", "kallisti.grammar.expressions", "parsed expressions kept by their text", "forgotten"),
     Limit("MAX_TABLES", "kallisti.model.ruleset", "tabulated rules kept", "forgotten"),
-    Limit("MAX_SHARED_EXPRESSIONS", "kallisti.interpreter.compiler",
+    Limit("MAX_SHARED_EXPRESSIONS", "kallisti.interpreter.shared_compiled",
           "compiled expressions kept for rulesets of the same cards and pile groups", "forgotten"),
     Limit("MAX_TABLE_BYTES", "kallisti.model.ruleset",
           "bytes of the tabulated rules kept (a pair rule of the largest deck is 8.3 MB)", "the least recently used are forgotten"),

@@ -91,6 +91,39 @@ def position_at(data: Any, path, default: Pos | None = None) -> Pos | None:
     return best
 
 
+class Positions:
+    """`position_at(data, path, default)` for the many paths a ruleset's compiling asks about (`at("piles", name,
+    "build", 0, "require")`, then the same rule's next clause): each prefix of a path is walked once, its node and
+    the position found so far kept. For data that are not modified while it is asked."""
+
+    def __init__(self, data: Any, default: Pos | None = None):
+        # path -> (the node it reaches, the deepest known position along it, whether the walk reached that node)
+        self._walked: dict[tuple, tuple[Any, Pos | None, bool]] = {(): (data, _own(data) or default, True)}
+        self._data, self._default = data, default
+
+    def __call__(self, *path) -> Pos | None:
+        try:
+            return self._walk(path)[1]
+        except TypeError:  # a key that cannot be hashed: walked as position_at walks it
+            return position_at(self._data, list(path), self._default)
+
+    def _walk(self, path: tuple) -> tuple[Any, Pos | None, bool]:
+        walked = self._walked.get(path)
+        if walked is None:
+            node, best, reached = self._walk(path[:-1])
+            if reached:  # as position_at: past a key the data do not hold, the position stays where it was
+                key = path[-1]
+                pos = child_pos(node, key)
+                if pos is not None:
+                    best = pos
+                try:
+                    node = node[key]
+                except (KeyError, IndexError, TypeError):
+                    reached = False
+            walked = self._walked[path] = (node, best, reached)
+        return walked
+
+
 def copy(node: Any) -> Any:
     """A deep copy that keeps every position."""
     if isinstance(node, dict):

@@ -23,7 +23,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from kallisti.errors import Finding, KallistiError, Pos, caret
-from kallisti.interpreter.compiler import RuleRuntimeError, forget_compiled
+from kallisti.interpreter.compiler import RuleRuntimeError
+from kallisti.interpreter.shared_compiled import forget_compiled
 from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
 from kallisti.model import amended
 from kallisti.model.amended import MAX_CACHED, apply_all, data_key, play_key
@@ -54,6 +55,24 @@ def compile_data(data, where: Pos | None = None, key: str | None = None, base=No
     plays): compiled once per distinct data; `base`, valid data `data` was made from, has its schema judged only
     where `data` differs from it."""
     return amended.compile_data(data, Ruleset, where, key, base)
+
+
+# A live ruleset per moves key (`rules_moves_key`) and whether it reads the moves made (`plain_moves`): rulesets later
+# alike in both share its engine tables, for they make the same moves everywhere (as `_played_deal` relies on).
+_engines: "weakref.WeakValueDictionary" = weakref.WeakValueDictionary()
+
+
+def _share_engine(rules) -> None:
+    """Give `rules` the engine tables of a ruleset that makes the same moves, or keep it as the one that gives them."""
+    if rules.engine_tables is not None or not rules.pile_count:
+        return
+    key = (rules_moves_key(rules), rules.reads_history)
+    with _lock:
+        other = _engines.get(key)
+        if other is None or other.engine_tables is None:
+            _engines[key] = rules
+            return
+    rules.engine_tables = other.engine_tables
 
 
 def parse(text: str, source: str = "<change>") -> LDict:
@@ -465,10 +484,9 @@ def _remember_key(rules, key: str, played: str | None = None) -> tuple:
 def forget_checked() -> None:
     """Forget every compiled change, trial and shared compiled expression kept (so that the next change is checked afresh,
     as benchmarks want)."""
-    from kallisti.model import amended
-
     with _lock:
         _trials.clear()
+        _engines.clear()
         _keys.clear()
         _texts.clear()
         _moves_keys.clear()
@@ -490,6 +508,7 @@ def trial_findings(rules, baseline, where: Pos, deals: int = TRIAL_DEALS, cap: i
     """
     if not rules.pile_count:
         return []  # a ruleset that only scores hands has no play to try; its schema and checks judged it
+    _share_engine(rules)
     outcomes = []
     for k in range(1, deals + 1):
         outcome = _trial_outcome(rules, k, cap, baseline)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 
 from dataclasses import dataclass
 
@@ -21,6 +22,34 @@ NO_CARD_RANK = -100  # rank of the "no card" sentinel (the top of an empty pile)
 _STAND_IN_KINDS: dict[tuple, int] = {}
 
 
+def deck_signature(spec: dict) -> str:
+    """What a deck's cards are, as text (the shuffle setting aside): equal signatures, equal decks."""
+    return json.dumps({k: v for k, v in plain(spec).items() if k != "shuffle"}, sort_keys=True, ensure_ascii=False)
+
+
+# The decks made last for rules whose decks never grow (no stand-ins), the most recently used last: the rulesets of a
+# match (each rule change compiles one) share them. Two are kept, the deck of the rules in force and that of a change
+# to the deck weighed against them, so nothing here grows with what is compiled.
+_shared_decks: list[tuple[str, "Deck"]] = []
+_decks_lock = threading.Lock()  # the web server compiles on several threads
+
+
+def shared_deck(spec: dict) -> "Deck":
+    """The deck of `spec` for rules that make no stand-in cards (they score no hands): one made before with the same
+    signature, for such a deck is never modified once made; else a new one, kept in place of the least recently used."""
+    signature = deck_signature(spec)
+    with _decks_lock:
+        for i, (kept, deck) in enumerate(_shared_decks):
+            if kept == signature:
+                _shared_decks.append(_shared_decks.pop(i))
+                return deck
+    deck = Deck(spec, signature)  # made outside the lock: another thread's compiling need not wait for it
+    with _decks_lock:
+        _shared_decks.append((signature, deck))
+        del _shared_decks[:-2]
+    return deck
+
+
 @dataclass(frozen=True)
 class Suit:
     name: str
@@ -37,9 +66,9 @@ class Deck:
     for them (`kind[c]` is the same), yet each physical card stays distinct.
     """
 
-    def __init__(self, spec: dict):
+    def __init__(self, spec: dict, signature: str | None = None):
         # What the cards are, as text: decks with equal signatures have the same cards (the shuffle setting aside).
-        self.signature = json.dumps({k: v for k, v in plain(spec).items() if k != "shuffle"}, sort_keys=True, ensure_ascii=False)
+        self.signature = deck_signature(spec) if signature is None else signature
         self.ranks: tuple[str, ...] = tuple(str(r) for r in spec["ranks"])
         self.suits: tuple[Suit, ...] = tuple(
             Suit(s["name"], s.get("symbol", s["name"][0].upper()), s.get("letter", s["name"][0].upper()), s["color"],

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
@@ -16,6 +15,7 @@ from kallisti.interpreter.expr_types import (BOOL, BUILD_SCOPE, CARD, CARD_SCOPE
                                             SEQUENCE_SCOPE, STATE_SCOPE, STR, SUIT, SUM_SLOTS, TAKE_SCOPE, Additive,
                                             Compiled, Ctx, RuleRuntimeError, with_article)
 from kallisti.interpreter.expr_vocabulary import SLOT_GETTERS, Vocabulary, totals_only_widen
+from kallisti.interpreter import shared_compiled
 from kallisti.interpreter.history import NO_MOVE
 from kallisti.interpreter.ranknames import WORDS as RANK_WORDS, rank_words
 
@@ -26,8 +26,7 @@ __all__ = [
     "PILE_STATE_SCOPE", "SEQUENCE_SCOPE", "STATE_SCOPE", "TAKE_SCOPE", "HISTORY_NAMES", "PLACES", "RESERVED",
     "SUM_SLOTS", "Additive", "Compiled", "Ctx", "RuleRuntimeError",
     # the bounds, and the compiler
-    "MAX_EVALUATION_STEPS", "MAX_INT_RESULT", "MAX_LOAD_STEPS", "MAX_POSITION_STEPS", "MAX_SHARED_EXPRESSIONS", "MAX_TOTALS",
-    "Compiler", "forget_compiled",
+    "MAX_EVALUATION_STEPS", "MAX_INT_RESULT", "MAX_LOAD_STEPS", "MAX_POSITION_STEPS", "MAX_TOTALS", "Compiler",
 ]
 
 # The bounds on what rules may compute and cost (kallisti.limits lists them from this module).
@@ -44,18 +43,6 @@ MAX_INT_RESULT = 10**18  # arithmetic results beyond this are refused at run tim
 MAX_EVALUATION_STEPS = 100_000
 MAX_LOAD_STEPS = 20_000_000
 MAX_POSITION_STEPS = 2_000_000
-# Expressions compiled for rulesets of a shared context (`Compiler(shared=True)`), a few kilobytes each: forgotten all at
-# once past this.
-MAX_SHARED_EXPRESSIONS = 4096
-_shared: dict[tuple, tuple] = {}  # (context, text, scope, whether it is the state scope, type wanted) -> (Compiled, reads history)
-_shared_lock = threading.Lock()  # the web server compiles on several threads: one clears while none adds
-
-
-def forget_compiled() -> None:
-    """Forget every expression compiled for a shared context (so that the next ruleset compiles afresh, as benchmarks
-    of changes never seen want)."""
-    with _shared_lock:
-        _shared.clear()
 
 
 def _totals(d):
@@ -163,20 +150,18 @@ class Compiler(Vocabulary, CostModel):
         if isinstance(text, bool):
             text = "true" if text else "false"
         text = str(text)
-        if self._context is None:
+        named = shared_compiled.scope_name(scope)
+        if self._context is None or named is None:
             return self._compiled(text, pos, scope, want)
-        key = (self._context, text, tuple(scope.items()), scope is STATE_SCOPE, want)
-        kept = _shared.get(key)
+        key = (self._context, text, named, want)
+        kept = shared_compiled.kept(key)
         if kept is None:
             before, self.history_read = self.history_read, False
             try:
                 kept = (self._compiled(text, pos, scope, want), self.history_read)
             finally:
                 self.history_read = before or self.history_read
-            with _shared_lock:
-                if len(_shared) >= MAX_SHARED_EXPRESSIONS:
-                    _shared.clear()
-                _shared[key] = kept
+            shared_compiled.keep(key, kept)
         compiled, reads_history = kept
         self.history_read = self.history_read or reads_history
         return compiled

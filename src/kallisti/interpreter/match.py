@@ -13,7 +13,7 @@ from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter import amend
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import STREAM_DEAL, Rng
-from kallisti.interpreter.save_log import refuse_another_change
+from kallisti.interpreter.save_log import GrowingCount, refuse_another_change
 from kallisti.persons import does, whose
 from kallisti.unsafe import QuotingError, char_name, unsafe_char
 
@@ -110,6 +110,7 @@ class Match:
         self.turns_taken = [0] * n
         self.records: list[TurnRecord] = []
         self.events: list[dict] = []
+        self._rule_events = GrowingCount()  # the rule changes of `events`, counted as they are appended
         self.turn = 0
         self.current = 0
         self.game: Game | None = None
@@ -150,16 +151,18 @@ class Match:
         return cached[2]
 
     def _rebuilt_data(self, seat: int) -> tuple:
-        """(the data of a seat's rules in force, rebuilt from the base and its changes with their own positions; its data
-        key), kept for each state of them: Player X checks every change weighed against them. Data that compiling
-        writes to (`booleans_as_words`) are rebuilt for each reader, as ever, with the key None."""
-        ids = tuple(c.id for c in self.active_changes(seat))
+        """(the data of a seat's rules in force, rebuilt from the base and its changes with their own positions, or one
+        change more applied to the state kept; its data key, the parts shared with the base read from the base's texts),
+        kept per state of them. Data that compiling writes to (`booleans_as_words`) are rebuilt for each reader, key None."""
+        active = self.active_changes(seat)
+        ids = tuple(c.id for c in active)
         kept = self._rebuilt.get(seat)
         if kept is None or kept[0] != ids:
-            data = amend.apply_all(self.base.data, [c.patch for c in self.active_changes(seat)])
+            start, patches = (kept[1], active[-1:]) if kept and kept[0] and ids[:-1] == kept[0] else (self.base.data, active)
+            data = amend.apply_all(start, [c.patch for c in patches])
             if _expression_booleans(data):
                 return data, None
-            kept = self._rebuilt[seat] = (ids, data, amend.data_key(data))
+            kept = self._rebuilt[seat] = (ids, data, amend.data_key(data, amend.texts_of(self.base)))
         return kept[1], kept[2]
 
     def x_rules(self, seat: int):
@@ -276,7 +279,8 @@ class Match:
         if "revoke" in patch:
             raise MatchError("use `revoke ID` to take back a change")
         if not replay:  # a save's log was counted before its replay
-            refuse_another_change(self.events, 0, patch.pos or Pos(source, 1, 1), "the match goes on without more changes")
+            refuse_another_change(self.events, 0, patch.pos or Pos(source, 1, 1), "the match goes on without more changes",
+                                  self._rule_events)
         _refuse_fixed(patch, source)
         current = self.rules_for(target)
         # The data rebuilt from the changes themselves (compiled rules are shared by equal data, and keep the

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from kallisti.errors import Finding, KallistiError, Pos
 
 # Replaying an event costs up to a tenth of a millisecond for a move, undo or redo, but a rule change is checked
@@ -30,10 +32,11 @@ def refuse_too_many_events(data: dict, where: Pos) -> None:
                                     f"most {MAX_SAVE_CHANGES:,}", where))
 
 
-def refuse_another_change(events, waiting: int, where: Pos, suggestion: str | None = None) -> None:
+def refuse_another_change(events, waiting: int, where: Pos, suggestion: str | None = None, count=None) -> None:
     """Refuse a rule change in play once the log (and `waiting`, the changes waiting for the next deal) holds
-    MAX_SAVE_CHANGES: every game and match kallisti plays can then be saved, and its save loaded."""
-    if rule_changes(events) + waiting >= MAX_SAVE_CHANGES:
+    MAX_SAVE_CHANGES: every game and match kallisti plays can then be saved, and its save loaded. `count` counts the
+    log's rule changes (by default `rule_changes`; a log that only grows is counted as it grows by `GrowingCount`)."""
+    if (count or rule_changes)(events) + waiting >= MAX_SAVE_CHANGES:
         raise KallistiError(Finding("change-too-many", f"{MAX_SAVE_CHANGES} rule changes have been made already, the "
                                     "most a save holds", where, suggestion=suggestion))
 
@@ -41,3 +44,19 @@ def refuse_another_change(events, waiting: int, where: Pos, suggestion: str | No
 def rule_changes(events) -> int:
     """How many of a log's events change rules (each is checked completely again, trial deals included, on loading)."""
     return sum(1 for ev in events if isinstance(ev, dict) and ev.get("type") in RULE_EVENTS)
+
+
+class GrowingCount:
+    """`rule_changes` of a log that is only ever appended to (a match's), each event read once: a match checks its
+    log before every change it checks, and a bot checks dozens a decision. A log that is not the one counted, or that
+    is shorter than it was, is counted afresh."""
+
+    def __init__(self):
+        self.events, self.read, self.count = None, 0, 0
+
+    def __call__(self, events) -> int:
+        if events is not self.events or len(events) < self.read:
+            self.events, self.read, self.count = events, 0, 0
+        self.count += rule_changes(itertools.islice(events, self.read, None))
+        self.read = len(events)
+        return self.count

@@ -56,12 +56,15 @@ def part_texts(data, inherit: dict | None = None) -> dict:
     stays its own: for the data of a compiled ruleset, which never change once compiled. A part shared with the data
     `inherit` was made for is read from it."""
     inherit = inherit or {}
-    parts = [v for v in data.values() if isinstance(v, (dict, list))] if isinstance(data, dict) else []
-    parts += [v for part in parts if isinstance(part, dict) for v in part.values() if isinstance(v, (dict, list))]
+    tops = [v for v in data.values() if isinstance(v, (dict, list))] if isinstance(data, dict) else []
     out = {}
-    for part in parts:
+    for part in [v for top in tops if isinstance(top, dict) for v in top.values() if isinstance(v, (dict, list))]:
         kept = inherit.get(id(part))
         out[id(part)] = kept if kept is not None and kept[0] is part else (part, _json(plain(part)))
+    # A top-level part a change made anew is written from its parts (`_text`): only what the change made is written out.
+    for part in tops:
+        kept = inherit.get(id(part))
+        out[id(part)] = kept if kept is not None and kept[0] is part else (part, _text(part, 1, out))
     return out
 
 

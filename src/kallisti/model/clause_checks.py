@@ -22,7 +22,8 @@ _EXPLICIT = ("true", "false")  # `forbid: true` is the `none` macro: a constant 
 MAX_MEMO = 4096
 # What a clause's expression does over all cases depends only on the deck and the text: rulesets that
 # share clauses (every variant of a game, each rule change of a match) judge them once.
-_outcomes: dict[tuple, tuple[bool, ...] | None] = {}
+# The findings of whole rules are kept here too (`_rule_findings`), under keys of their own.
+_outcomes: dict[tuple, tuple | None] = {}
 
 
 def judges(deck, reads: frozenset) -> list[int]:
@@ -56,6 +57,21 @@ def clause_findings(rules, at) -> list[Finding]:
 
 
 def _rule_findings(deck, where: str, rule, rule_pos) -> list[Finding]:
+    """The findings of one pile rule's clauses (`_judged_rule`), kept with the clauses' outcomes (bounded by MAX_MEMO
+    with them): they depend only on the deck, where the rule is, its clauses (ids, texts and positions), its own position
+    and the cases judged at most (MAX_CASES), so a rule a variant left as it was (every rule but the one a change edits)
+    is judged once."""
+    key = ("rule", deck.signature, MAX_CASES, where, rule_pos,
+           tuple((c.id, c.kind, c.text, c.uses, c.pos) for c in rule.clauses))
+    found = _outcomes.get(key)
+    if found is None:
+        found = tuple(_judged_rule(deck, where, rule, rule_pos))
+        if len(_outcomes) < MAX_MEMO:
+            _outcomes[key] = found
+    return list(found)
+
+
+def _judged_rule(deck, where: str, rule, rule_pos) -> list[Finding]:
     findings = []
     for clause in rule.clauses:
         if clause.text.strip() in _EXPLICIT:

@@ -7,13 +7,13 @@ from pathlib import Path
 
 from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
 from kallisti.interpreter import compiler as C
-from kallisti.interpreter.cards import Deck
+from kallisti.interpreter.cards import Deck, shared_deck
 from kallisti.model import clean_loads
 from kallisti.model.clause_checks import judges
 from kallisti.model.hands import compile_hands
 from kallisti.model.modifiers import compile_modifiers, overlay_findings
 from kallisti.model.table import compile_table
-from kallisti.located import LDict, plain, position_at
+from kallisti.located import LDict, Positions, plain
 from kallisti.model.loader import MAX_CLAUSES, Source, cap_findings, resolve
 from kallisti.model import move_tables as tables
 from kallisti.model.says import SaysSeen, booleans_as_words, render_says, says_findings
@@ -102,8 +102,9 @@ class Rule:
         # variants a match compiles as rule changes come and go) share the table.
         key = (deck.signature, pairs, tuple((c.kind, c.text) for c in tabled))
         table = _tables.get(key)
-        if table is None:
-            table = self._combined(deck, tabled, pairs)
+        if table is None:  # clause by clause unless a pair table is over a megabyte: each clause's would crowd the cache
+            table = self._combined(deck, tabled, pairs) if not pairs or self.stride ** 2 < 1 << 20 else \
+                self._tabulate_pairs(deck, tabled)
             _keep_table(key, table)
         else:
             _tables[key] = _tables.pop(key)  # now the most recently used
@@ -335,11 +336,12 @@ class Ruleset:
         findings: list[Finding] = [f for source in self.sources for f in source.warnings]  # read in the files' text
         default = data.pos or Pos("<ruleset>")
 
-        def at(*path) -> Pos:
-            return position_at(data, list(path), default) or default
+        at = Positions(data, default)  # at(*path): a node's position (default is known, so never None)
 
+        # Only rules that score hands make stand-in cards, growing the deck's tables: the others share deck and compiling.
+        shared = not any(k in data for k in ("hands", "table", "modifiers"))
         try:
-            self.deck = Deck(data["deck"])
+            self.deck = shared_deck(data["deck"]) if shared else Deck(data["deck"])
             self.shuffle = str(data["deck"]["shuffle"])
         except KallistiError as exc:
             raise KallistiError([Finding(f.code, f.message, at("deck"), suggestion=f.suggestion) for f in exc.findings]) from None
@@ -356,8 +358,7 @@ class Ruleset:
             raise KallistiError(Finding("too-many-piles", f"{start} piles; at most {MAX_PILES}", at("piles")))
         self.pile_count = start
         self.group_of = tuple(group_of)
-        # Only rules that score hands make stand-in cards, growing the deck's tables: the others share what compiles.
-        self.compiler = C.Compiler(self.deck, ranges, group_of, not any(k in data for k in ("hands", "table", "modifiers")))
+        self.compiler = C.Compiler(self.deck, ranges, group_of, shared)
         said: list[SaysSeen] = []  # every explanation with the ranks its expression names, for says_findings
         clause_total = 0
         tags = {}
@@ -580,7 +581,6 @@ class Ruleset:
     def plain(self) -> dict:
         """The resolved ruleset as plain data (what saves store and `convert` writes)."""
         return plain(self.data)
-
 
 
 def load_ruleset(ref: str | Path, text: str | None = None, despite: frozenset = frozenset()) -> Ruleset:

@@ -293,7 +293,7 @@ class Memory:
         """The data key of `target`'s rules in force (`amend.data_key`), hashed once per state of them."""
         data, key = self.keys[target]
         if data is not self.data[target]:
-            key = amend.data_key(self.data[target])
+            key = amend.data_key(self.data[target], amend.texts_of(self.base))  # shared parts' texts: the base's
             self.keys[target] = (self.data[target], key)
         return key
 

@@ -174,3 +174,21 @@ def test_rules_that_make_the_same_moves_share_the_engine_s_tables_and_play_as_if
         fresh = Ruleset(copy(variant.data), during_play=True)  # compiled anew: its own tables
         for deal in (1, 2):
             assert _seen(variant, deal) == _seen(fresh, deal)
+
+
+def test_a_score_that_reads_the_moves_made_keeps_its_own_engine_tables_and_scores_them():
+    # The same moves as the rules in force, but a score that reads the moves made: its playouts must keep them, so it
+    # takes no tables of rules that play inline (`plain_moves`), and its trial deals score what was played.
+    from kallisti.interpreter.game import Game
+    from kallisti.interpreter.rng import Rng
+
+    rules = load_ruleset("forty-thieves")
+    plain = amend.amend(rules.data, "set score foundation.size * 2", baseline=rules).rules
+    Game(plain, seed=1).playout(Rng(1, 0, 2).below, 50)  # builds its tables
+    assert plain.engine_tables is not None and plain.engine_tables["plain_moves"]
+    counted = amend.amend(rules.data, "set score moves.size", baseline=rules).rules
+    assert counted.reads_history
+    assert counted.engine_tables is not plain.engine_tables
+    game = Game(counted, seed=1)
+    made = game.playout(Rng(1, 0, 2).below, 50)
+    assert not game.plain_moves and game.score() == made

@@ -10,7 +10,7 @@ from kallisti.interpreter import amend, shared_compiled
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import Rng
 from kallisti.located import copy
-from kallisti.model import clause_checks, ruleset
+from kallisti.model import clause_checks, rule_tables
 from kallisti.model.ruleset import Ruleset, load_ruleset
 from kallisti.solver import playerx
 
@@ -22,7 +22,7 @@ def _forget_everything() -> None:
     """Every cache a compile reads from: the next compile starts from nothing."""
     amend.forget_checked()
     shared_compiled.forget_compiled()
-    ruleset._tables.clear()
+    rule_tables._tables.clear()
     clause_checks._outcomes.clear()
 
 

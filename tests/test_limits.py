@@ -106,7 +106,7 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
         "tests/hostile/test_security_bounds.py::test_a_file_of_more_values_than_the_most_is_refused_at_the_value_too_many",
     ("kallisti.located", "MAX_FINDINGS"):
         "tests/hostile/test_security_bounds.py::test_schema_errors_past_the_cap_are_one_line_saying_how_many",
-    ("kallisti.model.ruleset", "MAX_TABLE_BYTES"):
+    ("kallisti.model.rule_tables", "MAX_TABLE_BYTES"):
         "tests/hostile/test_security_bounds.py::test_the_shared_rule_tables_stay_within_their_bytes_with_the_largest_deck",
     ("kallisti.model.amended", "MAX_CACHED_BYTES"):
         "tests/hostile/test_security_bounds.py::test_the_shared_rule_tables_stay_within_their_bytes_with_the_largest_deck",
@@ -172,7 +172,7 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
         "tests/test_limits.py::test_a_clause_with_more_cases_than_the_limit_is_not_judged",
     # Caches
     ("kallisti.grammar.expressions", "MAX_PARSED"): "tests/test_limits.py::test_the_cache_of_parsed_expressions_is_bounded",
-    ("kallisti.model.ruleset", "MAX_TABLES"): "tests/test_limits.py::test_the_cache_of_rule_tables_is_bounded",
+    ("kallisti.model.rule_tables", "MAX_TABLES"): "tests/test_limits.py::test_the_cache_of_rule_tables_is_bounded",
     ("kallisti.interpreter.shared_compiled", "MAX_SHARED_EXPRESSIONS"):
         "tests/test_limits.py::test_the_compiled_expressions_shared_between_rulesets_are_bounded",
     ("kallisti.model.amended", "MAX_CACHED"): "tests/test_limits.py::test_the_cache_of_compiled_rule_changes_is_bounded",
@@ -868,18 +868,18 @@ def test_the_cache_of_parsed_expressions_is_bounded(monkeypatch):
 
 
 def test_the_cache_of_rule_tables_is_bounded(tmp_path, monkeypatch):
-    from kallisti.model import ruleset
+    from kallisti.model import rule_tables
 
     made = []
-    real = ruleset.Rule._tabulate_pairs
-    monkeypatch.setattr(ruleset.Rule, "_tabulate_pairs", lambda self, *a: made.append(1) or real(self, *a))
-    monkeypatch.setattr(ruleset, "_tables", {})
-    monkeypatch.setattr(ruleset, "MAX_TABLES", 3)
+    real = rule_tables.Rule._tabulate_pairs
+    monkeypatch.setattr(rule_tables.Rule, "_tabulate_pairs", lambda self, *a: made.append(1) or real(self, *a))
+    monkeypatch.setattr(rule_tables, "_tables", {})
+    monkeypatch.setattr(rule_tables, "MAX_TABLES", 3)
     for n in range(6):  # each variant's tableau rule is another table
         load(tmp_path, f"v{n}.yaml", "extends: forty-thieves\ngame: Tables\nchanges:\n"
              f"  - {{forbid: piles.tableau.build, id: not-{n}, expr: card.value == {n + 1} and top.value == {n + 2}}}\n")
-        assert len(ruleset._tables) <= 3
-    assert len(made) > 3 and len(ruleset._tables) == 3
+        assert len(rule_tables._tables) <= 3
+    assert len(made) > 3 and len(rule_tables._tables) == 3
 
 
 def test_the_compiled_expressions_shared_between_rulesets_are_bounded(monkeypatch):

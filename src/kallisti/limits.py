@@ -113,10 +113,10 @@ LIMITS = (
           "the rule is not judged (no warning)"),
     # Memory kept between calls (caches): reaching one forgets, never refuses
     Limit("MAX_PARSED", "kallisti.grammar.expressions", "parsed expressions kept by their text", "forgotten"),
-    Limit("MAX_TABLES", "kallisti.model.ruleset", "tabulated rules kept", "forgotten"),
+    Limit("MAX_TABLES", "kallisti.model.rule_tables", "tabulated rules kept", "forgotten"),
     Limit("MAX_SHARED_EXPRESSIONS", "kallisti.interpreter.shared_compiled",
           "compiled expressions kept for rulesets of the same cards and pile groups", "forgotten"),
-    Limit("MAX_TABLE_BYTES", "kallisti.model.ruleset",
+    Limit("MAX_TABLE_BYTES", "kallisti.model.rule_tables",
           "bytes of the tabulated rules kept (a pair rule of the largest deck is 8.3 MB)", "the least recently used are forgotten"),
     Limit("MAX_CACHED", "kallisti.model.amended", "compiled rulesets of rule changes kept", "forgotten"),
     Limit("MAX_CACHED_BYTES", "kallisti.model.amended",

@@ -397,33 +397,33 @@ def big(tmp_path_factory):
 
 def test_the_shared_rule_tables_stay_within_their_bytes_with_the_largest_deck(big, monkeypatch):
     from kallisti.interpreter import amend
-    from kallisti.model import amended, ruleset
+    from kallisti.model import amended, rule_tables
 
     pair_table = (big.deck.size + 1) ** 2
     assert big.deck.size == 2880 and len(big.groups["tableau"].build.pair_table) == pair_table  # 8.3 MB
-    monkeypatch.setattr(ruleset, "_tables", dict(ruleset._tables))
-    monkeypatch.setattr(ruleset, "MAX_TABLE_BYTES", 3 * pair_table + 100_000)  # 3 tables, and small ones
+    monkeypatch.setattr(rule_tables, "_tables", dict(rule_tables._tables))
+    monkeypatch.setattr(rule_tables, "MAX_TABLE_BYTES", 3 * pair_table + 100_000)  # 3 tables, and small ones
     monkeypatch.setattr(amended, "_cache", type(amended._cache)())
     monkeypatch.setattr(amended, "MAX_CACHED_BYTES", 5 * pair_table)  # 2 rulesets of 2 tables each
     made = []
-    real = ruleset.Rule._tabulate_pairs
-    monkeypatch.setattr(ruleset.Rule, "_tabulate_pairs", lambda self, *a: made.append(1) or real(self, *a))
+    real = rule_tables.Rule._tabulate_pairs
+    monkeypatch.setattr(rule_tables.Rule, "_tabulate_pairs", lambda self, *a: made.append(1) or real(self, *a))
     for n in range(5):  # each change's tableau rule is another table of 8.3 MB
         amend.compile_data(amend.apply_all(big.data, [amend.parse(
             f'forbid tableau.build "not-{n}": card.value == {n + 1} and top.value == {n + 2}')]))
-        assert ruleset.table_cache_bytes() <= ruleset.MAX_TABLE_BYTES
+        assert rule_tables.table_cache_bytes() <= rule_tables.MAX_TABLE_BYTES
         assert amended.cached_bytes() <= amended.MAX_CACHED_BYTES
     assert len(made) == 5  # every table was made, and the cache kept only the latest
-    assert ruleset.table_cache_bytes() > 2 * pair_table and len(amended._cache) == 2  # each ruleset: 2 tables of its own
+    assert rule_tables.table_cache_bytes() > 2 * pair_table and len(amended._cache) == 2  # each ruleset: 2 tables of its own
 
 
 def test_a_table_larger_than_the_whole_cache_is_not_kept(big, monkeypatch):
-    from kallisti.model import ruleset
+    from kallisti.model import rule_tables
 
-    monkeypatch.setattr(ruleset, "_tables", {})
-    monkeypatch.setattr(ruleset, "MAX_TABLE_BYTES", (big.deck.size + 1) ** 2 - 1)
-    ruleset._keep_table(("key",), bytes((big.deck.size + 1) ** 2))
-    assert ruleset._tables == {} and ruleset.table_cache_bytes() == 0
+    monkeypatch.setattr(rule_tables, "_tables", {})
+    monkeypatch.setattr(rule_tables, "MAX_TABLE_BYTES", (big.deck.size + 1) ** 2 - 1)
+    rule_tables._keep_table(("key",), bytes((big.deck.size + 1) ** 2))
+    assert rule_tables._tables == {} and rule_tables.table_cache_bytes() == 0
 
 
 def test_pair_tables_are_made_by_kinds_and_agree_card_by_card(big):

@@ -81,14 +81,22 @@ def position_at(data: Any, path, default: Pos | None = None) -> Pos | None:
     best = _own(data) or default
     node = data
     for key in path:
-        pos = child_pos(node, key)
-        if pos is not None:
-            best = pos
-        try:
-            node = node[key]
-        except (KeyError, IndexError, TypeError):
+        node, best, reached = _step(node, key, best)
+        if not reached:
             break
     return best
+
+
+def _step(node: Any, key, best: Pos | None) -> tuple[Any, Pos | None, bool]:
+    """One step of a walk along a path: (the node `key` reaches, the deepest known position so far, whether the node
+    holds `key`); past a key the data do not hold, the position stays where it was."""
+    pos = child_pos(node, key)
+    if pos is not None:
+        best = pos
+    try:
+        return node[key], best, True
+    except (KeyError, IndexError, TypeError):
+        return node, best, False
 
 
 class Positions:
@@ -111,15 +119,8 @@ class Positions:
         walked = self._walked.get(path)
         if walked is None:
             node, best, reached = self._walk(path[:-1])
-            if reached:  # as position_at: past a key the data do not hold, the position stays where it was
-                key = path[-1]
-                pos = child_pos(node, key)
-                if pos is not None:
-                    best = pos
-                try:
-                    node = node[key]
-                except (KeyError, IndexError, TypeError):
-                    reached = False
+            if reached:  # as position_at: a walk stops at the first key the data do not hold
+                node, best, reached = _step(node, path[-1], best)
             walked = self._walked[path] = (node, best, reached)
         return walked
 

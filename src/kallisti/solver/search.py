@@ -338,20 +338,9 @@ class _LineSearch:
         groups = self.unseen_by_rules.get(targets)
         if groups is None:
             rule_of = self.shape.rule_of
-            by_rules: dict = {}
-            if len(targets) == 1:
-                # The usual case, one target: grouped by its rule number, without a tuple made per kind.
-                rule_t = rule_of[targets[0]]
-                for k, n in self.unseen:
-                    group = by_rules.get(rule_t[k])
-                    if group is None:
-                        by_rules[rule_t[k]] = [(k, n)]
-                    else:
-                        group.append((k, n))
-                by_rules = {(rule,): kinds for rule, kinds in by_rules.items()}
-            else:
-                for k, n in self.unseen:
-                    by_rules.setdefault(tuple(rule_of[t][k] for t in targets), []).append((k, n))
+            by_rules: dict[tuple, list] = {}
+            for k, n in self.unseen:
+                by_rules.setdefault(tuple(rule_of[t][k] for t in targets), []).append((k, n))
             groups = self.unseen_by_rules[targets] = [(rules, sum(n for _, n in kinds), kinds)
                                                       for rules, kinds in by_rules.items()]
         return groups
@@ -365,8 +354,6 @@ class _LineSearch:
             found = self.runs[runs] = {}
         shape = self.shape
         tops = {run[-1] for run in runs}
-        if len(targets) == 1:
-            return self._carries_onto(targets, runs, found, tops)
         stacks = None  # the runs as piles to take cards from, made when a run must be searched
         finders: dict[int, object] = {}  # per target, the runs' search (`_run_finder`), made when first needed
         hits = carried = 0
@@ -391,32 +378,6 @@ class _LineSearch:
             if best:
                 hits += n
                 carried += n * best
-            else:
-                idle += kinds
-        return hits, carried, idle
-
-    def _carries_onto(self, targets: tuple, runs: tuple, found: dict, tops: set) -> tuple[int, int, list]:
-        """`_carries` where the next card dealt has one target (the usual case): each group's run is the one run onto
-        it, so the loop over targets and the best of them are left out."""
-        shape = self.shape
-        first_of = shape.first_of
-        finder = None  # the runs' search (`_run_finder`), made when first needed
-        hits = carried = 0
-        idle = []
-        for rules, n, kinds in self._grouped(targets):
-            rule = rules[0]
-            length = found.get(rule)
-            if length is None:
-                if tops.isdisjoint(first_of[rule]):
-                    length = 0  # no top goes on it: the search would stop at its first step
-                else:
-                    if finder is None:
-                        finder = _run_finder(shape.onto[targets[0]], [list(run) for run in runs])
-                    length = finder(kinds[0][0])
-                found[rule] = length
-            if length:
-                hits += n
-                carried += n * length
             else:
                 idle += kinds
         return hits, carried, idle

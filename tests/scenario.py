@@ -299,3 +299,33 @@ def counted_line_searches(monkeypatch) -> list:
 
     monkeypatch.setattr(search, "_LineSearch", Counted)
     return made
+
+
+def random_player_meets(rules, deal: int, moves: int, seed: int) -> list:
+    """What a seeded random player meets on deal `deal` of `rules` (kallisti's deal `seed`, its strategy stream):
+    the legal moves at each step, up to `moves` steps, then the score. Two rulesets that play alike meet the same."""
+    from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
+
+    game, rng, seen = Game(rules, seed=seed, deal_number=deal), Rng(seed, deal, STREAM_STRATEGY), []
+    for _ in range(moves):
+        legal = list(game.legal_moves())
+        seen.append(legal)
+        if not legal:
+            break
+        game.play(legal[rng.below(len(legal))])
+    return seen + [game.score()]
+
+
+def positions_in_play(game_name: str, deals: int, steps: int, pick):
+    """Yield a game of the named shipped ruleset at each position still in play, deals 1..`deals` (kallisti's deal
+    numbers as seeds), up to `steps` positions a deal; after each, the move `pick(moves, deal)` is made."""
+    from shipped import shipped
+
+    for deal in range(1, deals + 1):
+        game = Game(shipped(game_name), seed=deal)
+        for _ in range(steps):
+            moves = game.legal_moves()
+            if game.status(moves).outcome != "playing":
+                break
+            yield game
+            game.apply(pick(moves, deal))

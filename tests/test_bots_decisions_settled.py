@@ -8,7 +8,7 @@ import pytest
 from kallisti.interpreter.game import Game
 from kallisti.solver import search
 
-from scenario import counted_line_searches
+from scenario import counted_line_searches, positions_in_play
 from shipped import shipped  # loaded once per process
 
 
@@ -84,22 +84,16 @@ def _reference_carries(line_search, targets: tuple, runs: tuple) -> tuple[int, i
 @pytest.mark.parametrize("name", ["discordian", "forty-thieves"])
 def test_what_a_line_end_promises_is_the_count_kind_by_kind(name):
     compared = 0
-    for deal in range(1, 4):
-        game = Game(shipped(name), seed=deal)
-        for _ in range(40):
-            moves = game.legal_moves()
-            if game.status(moves).outcome != "playing":
-                break
-            line_search = search._LineSearch(game, 1, set())
-            st = game.state
-            targets = tuple(t for s, ts in line_search.stocks if st.piles[s] for t in ts)
-            kind = game.kind
-            runs = tuple(tuple(kind[c] for c in st.piles[p][st.down[p]:])
-                         for p in line_search.sources if len(st.piles[p]) > st.down[p])
-            if targets and runs:
-                hits, carried, idle = line_search._carries(targets, runs)
-                assert (hits, carried, sorted(idle)) == _reference_carries(line_search, targets, runs)
-                compared += 1
-            game.apply(max(moves))
+    for game in positions_in_play(name, 3, 40, lambda moves, deal: max(moves)):
+        line_search = search._LineSearch(game, 1, set())
+        st = game.state
+        targets = tuple(t for s, ts in line_search.stocks if st.piles[s] for t in ts)
+        kind = game.kind
+        runs = tuple(tuple(kind[c] for c in st.piles[p][st.down[p]:])
+                     for p in line_search.sources if len(st.piles[p]) > st.down[p])
+        if targets and runs:
+            hits, carried, idle = line_search._carries(targets, runs)
+            assert (hits, carried, sorted(idle)) == _reference_carries(line_search, targets, runs)
+            compared += 1
     assert compared >= 20
 

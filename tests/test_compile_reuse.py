@@ -7,12 +7,11 @@ import pytest
 
 from kallisti.errors import KallistiError
 from kallisti.interpreter import amend, shared_compiled
-from kallisti.interpreter.game import Game
-from kallisti.interpreter.rng import Rng
 from kallisti.located import copy
 from kallisti.model import clause_checks, rule_tables
 from kallisti.model.ruleset import Ruleset, load_ruleset
 from kallisti.solver import playerx
+from scenario import random_player_meets
 
 DEALS = 2  # fixed deals each change is played on
 MOVES = 120  # moves of each deal compared, move for move
@@ -47,20 +46,6 @@ def _findings(rules) -> list[tuple]:
     return [(f.code, f.message, str(f.pos), f.severity) for f in rules.findings]
 
 
-def _play(rules, deal: int) -> list:
-    """What a seeded random player meets on a deal: the legal moves at each step, then the score."""
-    game = Game(rules, seed=7, deal_number=deal)
-    rng = Rng(7, deal, 3)
-    seen = []
-    for _ in range(MOVES):
-        moves = list(game.legal_moves())
-        seen.append(moves)
-        if not moves:
-            break
-        game.play(moves[rng.below(len(moves))])
-    return seen + [game.score()]
-
-
 def _tables(rules) -> list:
     return [(name, key, getattr(rule, "pair_table", None), getattr(rule, "card_table", None))
             for name, group in rules.groups.items()
@@ -80,7 +65,8 @@ def test_a_variant_compiled_from_kept_parts_plays_and_is_judged_as_one_compiled_
         assert _tables(fresh) == _tables(kept), text
         assert fresh.reads_history == kept.reads_history, text
         for deal in range(1, DEALS + 1):
-            assert _play(fresh, deal) == _play(kept, deal), (text, deal)
+            assert random_player_meets(fresh, deal, MOVES, 7) == random_player_meets(kept, deal, MOVES, 7), \
+                (text, deal)
 
 
 @pytest.mark.parametrize("game", ["discordian", "forty-thieves", "spider", "maria", "freecell", "miss-milligan", "la-nivernaise"])

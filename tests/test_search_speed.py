@@ -111,21 +111,14 @@ def _counted_unseen(game) -> list[tuple[int, int]]:
 def test_a_line_search_counts_the_unseen_cards_as_the_plain_count_does(name):
     # Discordian's cards are kinds of their own, and all of them lie in piles: the search lists its face-down cards
     # without counting them. The other games take the counting ways.
-    from kallisti.interpreter.game import Game
-    from shipped import shipped
+    from scenario import positions_in_play
 
     compared = 0
-    for deal in range(1, 4):
-        game = Game(shipped(name), seed=deal)
-        for _ in range(30):
-            moves = game.legal_moves()
-            if game.status(moves).outcome != "playing":
-                break
-            line_search = search._LineSearch(game, 1, set())
-            assert line_search.unseen == _counted_unseen(game)
-            assert line_search.unseen_total == sum(n for _, n in line_search.unseen)
-            compared += 1
-            game.apply(moves[deal % len(moves)])
+    for game in positions_in_play(name, 3, 30, lambda moves, deal: moves[deal % len(moves)]):
+        line_search = search._LineSearch(game, 1, set())
+        assert line_search.unseen == _counted_unseen(game)
+        assert line_search.unseen_total == sum(n for _, n in line_search.unseen)
+        compared += 1
     assert compared >= 30
 
 

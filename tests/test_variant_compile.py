@@ -14,6 +14,7 @@ from kallisti.interpreter.save_log import GrowingCount, rule_changes
 from kallisti.located import Positions, copy, plain, position_at
 from kallisti.model import amended, clause_checks
 from kallisti.model.ruleset import Ruleset, load_ruleset
+from scenario import random_player_meets
 
 
 def _paths(node, path=()):
@@ -146,25 +147,10 @@ def test_a_seat_s_rules_grown_by_a_change_are_the_base_with_every_change_in_forc
     assert len(match.active_changes(0)) == 3
 
 
-def _seen(rules, deal: int, moves: int = 150) -> list:
-    """The legal moves a seeded random player meets on a deal, step by step, then the score."""
-    from kallisti.interpreter.game import Game
-    from kallisti.interpreter.rng import Rng
-
-    game, rng, seen = Game(rules, seed=3, deal_number=deal), Rng(3, deal, 3), []
-    for _ in range(moves):
-        legal = list(game.legal_moves())
-        seen.append(legal)
-        if not legal:
-            break
-        game.play(legal[rng.below(len(legal))])
-    return seen + [game.score()]
-
-
 def test_rules_that_make_the_same_moves_share_the_engine_s_tables_and_play_as_if_built_afresh():
     rules = load_ruleset("discordian")
     first = amend.amend(rules.data, "set match.loses_at 200", baseline=rules).rules
-    _seen(first, 1)  # its first game builds its tables
+    random_player_meets(first, 1, 150, 3)  # its first game builds its tables
     assert first.engine_tables is not None
     same = amend.amend(rules.data, 'set score "field.size + 1"', baseline=rules).rules  # the same moves, scored otherwise
     other = amend.amend(rules.data, "forbid field.build no-rank-5: card.rank == 5", baseline=rules).rules
@@ -173,7 +159,7 @@ def test_rules_that_make_the_same_moves_share_the_engine_s_tables_and_play_as_if
     for variant in (same, other):
         fresh = Ruleset(copy(variant.data), during_play=True)  # compiled anew: its own tables
         for deal in (1, 2):
-            assert _seen(variant, deal) == _seen(fresh, deal)
+            assert random_player_meets(variant, deal, 150, 3) == random_player_meets(fresh, deal, 150, 3)
 
 
 def test_a_score_that_reads_the_moves_made_keeps_its_own_engine_tables_and_scores_them():

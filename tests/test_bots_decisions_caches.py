@@ -45,6 +45,18 @@ def test_measures_are_forgotten_past_their_bound_and_measured_again_alike(monkey
     assert len(playerx._scores) <= 2
 
 
+def test_shuffled_deals_scores_are_forgotten_past_their_bound_and_measured_again_alike(monkeypatch):
+    rules = load_ruleset("discordian")
+    others = [amend.amend(rules.data, text, baseline=rules).rules for text in ("set field.count 6", "set field.count 8")]
+    monkeypatch.setattr(search, "_shuffled_totals", {})
+    first = [search.shuffled_total(r, samples=2) for r in [rules] + others]
+    monkeypatch.setattr(search, "MAX_SHUFFLED_TOTALS", 2)
+    monkeypatch.setattr(search, "_shuffled_totals", {})
+    again = [search.shuffled_total(r, samples=2) for r in [rules] + others]
+    assert again == first
+    assert 0 < len(search._shuffled_totals) <= 2
+
+
 def test_after_a_rule_change_in_play_the_search_bot_chooses_as_one_that_never_saw_the_old_rules():
     import copy
 

@@ -1,5 +1,5 @@
-"""A ruleset's score bounds, read off its score expression, and the shuffle choice that stops playing shuffles once the
-rest could not change it."""
+"""A ruleset's score bounds, read off its score expression, and the shuffle choice: its shuffled deals played once per
+ruleset, and none where the kept deal's score settles the choice within the bounds."""
 
 from __future__ import annotations
 
@@ -53,8 +53,8 @@ def test_the_shuffles_left_decide_nothing_while_their_scores_could_turn_the_answ
     assert search._decided(4 * kept, total, left, (0, 52), minimize) is decided
 
 
-def test_the_shuffle_choice_is_the_same_with_fewer_shuffles_played(monkeypatch):
-    optional = changed("set deck.shuffle optional")
+def counted_plays(monkeypatch) -> list[int]:
+    """The deals `search.play_turn` plays from now on (one item each), with no shuffled deals' measure kept."""
     plays = []
     real_play_turn = search.play_turn
 
@@ -63,13 +63,38 @@ def test_the_shuffle_choice_is_the_same_with_fewer_shuffles_played(monkeypatch):
         return real_play_turn(*args, **kwargs)
 
     monkeypatch.setattr(search, "play_turn", counted)
-    answers, counts = {}, {}
-    for bounded in (True, False):
-        if not bounded:
-            monkeypatch.setattr(search, "score_bounds", lambda rules: None)  # every shuffle played, as before
-        plays.clear()
-        answers[bounded] = [search.choose_shuffle(optional, shuffled_order(52, seed), seed) for seed in range(1, 7)]
-        counts[bounded] = len(plays)
-    assert answers[True] == answers[False]
-    assert counts[False] == 6 * (1 + search.SHUFFLE_SAMPLES)
-    assert counts[True] < counts[False]
+    monkeypatch.setattr(search, "_shuffled_totals", {})
+    return plays
+
+
+def test_the_shuffled_deals_are_played_once_per_ruleset_for_every_choice_made_under_it(monkeypatch):
+    from kallisti.interpreter import amend
+
+    optional = changed("set deck.shuffle optional")
+    plays = counted_plays(monkeypatch)
+    answers = [search.choose_shuffle(optional, shuffled_order(52, seed), seed) for seed in range(1, 7)]
+    assert len(plays) == 6 + search.SHUFFLE_SAMPLES  # each choice its kept pack, and the shuffled deals once
+    # A ruleset that plays every deal alike (an honour rule is no part of play) shares the measure.
+    honouring = amend.amend(optional.data, 'honour bow at turn start: "Bow."', baseline=optional).rules
+    assert search.choose_shuffle(honouring, shuffled_order(52, 1), 1) == answers[0]
+    assert len(plays) == 7 + search.SHUFFLE_SAMPLES
+    # Made afresh for each choice, the measure gives every answer as it was.
+    afresh = []
+    for seed in range(1, 7):
+        search._shuffled_totals.clear()
+        afresh.append(search.choose_shuffle(optional, shuffled_order(52, seed), seed))
+    assert afresh == answers
+    assert len(set(answers)) == 2  # some packs are kept and some shuffled: the comparison decides something
+
+
+def test_a_kept_deal_whose_score_settles_the_choice_plays_no_shuffled_deal(monkeypatch):
+    from kallisti.interpreter import amend
+
+    optional = changed("set deck.shuffle optional")
+    constant = amend.amend(optional.data, "set score 7", baseline=optional).rules  # every deal scores 7: (7, 7)
+    plays = counted_plays(monkeypatch)
+    assert search.choose_shuffle(constant, shuffled_order(52, 3), 3) is True  # a shuffle scores no worse
+    assert len(plays) == 1
+    monkeypatch.setattr(search, "score_bounds", lambda rules: None)  # bounds unknown: the shuffled deals are played
+    assert search.choose_shuffle(constant, shuffled_order(52, 3), 3) is True
+    assert len(plays) == 2 + search.SHUFFLE_SAMPLES

@@ -129,6 +129,8 @@ LIMITS = (
     Limit("MAX_MEMO", "kallisti.model.clause_checks", "clause-check outcomes kept", "forgotten"),
     Limit("MAX_RUNS_KEPT", "kallisti.solver.search",
           "positions' runs, promises and settled values the search bot keeps for one deal", "forgotten"),
+    Limit("MAX_SHUFFLED_TOTALS", "kallisti.solver.search",
+          "rulesets whose shuffled deals' scores the search bot's shuffling choice keeps", "forgotten"),
     Limit("MAX_MEASURES", "kallisti.solver.playerx", "Player X's measures of rules (and nastiness on the base rules) kept",
           "forgotten"),
     Limit("MAX_KEPT", "kallisti.model.clean_loads", "hashes of loads that found nothing, kept between runs",

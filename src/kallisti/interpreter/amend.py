@@ -24,10 +24,13 @@ from dataclasses import dataclass, replace
 
 from kallisti.errors import Finding, KallistiError, Pos, caret
 from kallisti.interpreter.compiler import RuleRuntimeError
+from kallisti.interpreter.ruleset_keys import forget as forget_keys, remember_key
+# The keys of compiled rulesets, read through this module by most of their users.
+from kallisti.interpreter.ruleset_keys import rules_key, rules_moves_key, rules_play_key, texts_of  # noqa: F401
 from kallisti.interpreter.shared_compiled import forget_compiled
 from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
 from kallisti.model import amended
-from kallisti.model.amended import MAX_CACHED, apply_all, data_key, play_key
+from kallisti.model.amended import MAX_CACHED, apply_all, data_key
 # The bounds of the cache of compiled changes, where limits.py lists them.
 from kallisti.model.amended import MAX_CACHED_BYTES  # noqa: F401
 from kallisti.located import LDict, copy
@@ -130,7 +133,7 @@ def amend(current: LDict, text: str, *, source: str = "<change>", baseline=None,
         # Data equal to the compiled rules in force passed the schema: only what the change made is judged again.
         valid = baseline is not None and current_key == rules_key(baseline)
         rules = compile_data(data, Pos(source, 1, 1), key, base=current if valid else None)
-        _remember_key(rules, key)
+        remember_key(rules, key)
         if baseline is not None:
             texts_of(rules, baseline)  # the texts of the parts it shares with the rules in force, for its other keys
         if intent:  # what a change means to do: a log made before these checks still replays
@@ -418,67 +421,6 @@ def _rows(current, parts: list, value):
 _trials: "OrderedDict[tuple, object]" = OrderedDict()
 # Trials of several sessions run on worker threads at once (the web server): the cache is read and trimmed under it.
 _lock = threading.Lock()
-# The keys of compiled rulesets (whose data never change once compiled), each worked out once: a ruleset -> its
-# (data key, play key), the play key worked out when it is first asked for. Kept only while the ruleset lives.
-_keys: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
-# The texts of the parts of compiled rulesets' data (`model.amended.part_texts`), which the keys of the rulesets
-# changes make from them read: kept only while the ruleset lives.
-_texts: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-_moves_keys: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # a ruleset -> its moves key, worked out once
-
-
-def texts_of(rules, made_from=None) -> dict:
-    """The texts of the parts of a compiled ruleset's data, worked out once; those of parts it shares with the ruleset
-    it was `made_from` (by a change) are read from that ruleset's."""
-    with _lock:
-        texts = _texts.get(rules)
-        inherit = _texts.get(made_from) if made_from is not None else None
-    if texts is None:
-        texts = amended.part_texts(rules.data, inherit)
-        with _lock:
-            _texts[rules] = texts
-    return texts
-
-
-def rules_key(rules) -> str:
-    """The data key of a compiled ruleset, hashed once per ruleset."""
-    with _lock:
-        keys = _keys.get(rules)
-    if keys is None:
-        keys = _remember_key(rules, data_key(rules.data, texts_of(rules)))
-    return keys[0]
-
-
-def rules_play_key(rules) -> str:
-    """The play key of a compiled ruleset (`model.amended.play_key`), hashed once per ruleset."""
-    with _lock:
-        keys = _keys.get(rules)
-    if keys is None or keys[1] is None:
-        texts = texts_of(rules)
-        keys = _remember_key(rules, keys[0] if keys else data_key(rules.data, texts), play_key(rules.data, texts))
-    return keys[1]
-
-
-def rules_moves_key(rules) -> str:
-    """The moves key of a compiled ruleset (`model.amended.moves_key`), hashed once per ruleset."""
-    with _lock:
-        key = _moves_keys.get(rules)
-    if key is None:
-        key = amended.moves_key(rules.data, texts_of(rules))
-        with _lock:
-            _moves_keys[rules] = key
-    return key
-
-
-def _remember_key(rules, key: str, played: str | None = None) -> tuple:
-    """Keep a compiled ruleset's data key (and its play key, when known); returns what is kept."""
-    with _lock:
-        kept = _keys.get(rules)
-        if kept is None or (played is not None and kept[1] is None):
-            kept = _keys[rules] = (key, played if played is not None else (kept[1] if kept else None))
-        return kept
 
 
 def forget_checked() -> None:
@@ -487,9 +429,6 @@ def forget_checked() -> None:
     with _lock:
         _trials.clear()
         _engines.clear()
-        _keys.clear()
-        _texts.clear()
-        _moves_keys.clear()
         for rules in list(_keeping):
             rules.trial_games.clear()
         _keeping.clear()
@@ -497,6 +436,7 @@ def forget_checked() -> None:
         amended._cache.clear()
     parsed.cache_clear()
     forget_compiled()
+    forget_keys()
 
 
 def trial_findings(rules, baseline, where: Pos, deals: int = TRIAL_DEALS, cap: int = TRIAL_CAP) -> list[Finding]:
@@ -514,17 +454,31 @@ def trial_findings(rules, baseline, where: Pos, deals: int = TRIAL_DEALS, cap: i
         outcome = _trial_outcome(rules, k, cap, baseline)
         if isinstance(outcome, Finding):
             return [Finding(outcome.code, outcome.message, where, suggestion=outcome.suggestion)]
-        outcomes.append(outcome)
+        outcomes.append(outcome[0])
     if "ended" not in outcomes and (baseline is None or
-                                    all(_trial_outcome(baseline, k, cap, baseline) == "ended" for k in range(1, deals + 1))):
+                                    all(_ended(_trial_outcome(baseline, k, cap, baseline)) for k in range(1, deals + 1))):
         return [Finding("change-endless", f"with this change, no trial deal ends within {cap} moves "
                         "(with the rules before it, every one did)", where,
                         suggestion="a change may make the game harder, but play must still come to an end")]
     return []
 
 
+def _ended(outcome) -> bool:
+    return isinstance(outcome, tuple) and outcome[0] == "ended"
+
+
+def trial_deal_end(rules, k: int) -> tuple[float, int] | None:
+    """(the score, the moves made) at the end of trial deal `k` played under `rules` by the trial's random player
+    (up to TRIAL_CAP moves), or None when it cannot be dealt or a rule fails while playing. The same deal a change's
+    trial plays, played once for both: Player X measures a change on the trial's deals first
+    (`solver/playerx.measure`)."""
+    outcome = _trial_outcome(rules, k, TRIAL_CAP)
+    return None if isinstance(outcome, Finding) else outcome[1:]
+
+
 def _trial_outcome(rules, k: int, cap: int, baseline=None):
-    """A trial deal's outcome, played once per distinct ruleset (a trial is a pure function of the rules), and once
+    """A trial deal's outcome, ("ended" or "capped", the score at its end, the moves made) or a Finding, played once
+    per distinct ruleset (a trial is a pure function of the rules), and once
     for rulesets that differ only where no deal reads them (a change of the match's limit or of an honour rule): those
     play the deal move for move alike, so the outcome of one is the other's. A change that leaves what every move reads
     as it was in the rules in force, `baseline` (`model.amended.moves_key`: it changes the score, the game's name or
@@ -564,19 +518,20 @@ def _played_deal(rules, k: int, cap: int, baseline):
 
 
 def _scored(played, rules, k: int, cap: int):
-    """`ended` or `capped`, or a Finding: the outcome of a trial deal played (`_trial_deal`), scored by `rules`."""
+    """("ended" or "capped", the score, the moves made), or a Finding: the outcome of a trial deal played
+    (`_trial_deal`), scored by `rules`."""
     if isinstance(played, Finding):
         return played
     game, made = played
     try:
         with _scoring:
-            rules.score(game.ctx)
+            score = rules.score(game.ctx)
     except RuleRuntimeError as exc:
         return Finding("change-error", f"with this change a rule fails while playing trial deal {k}: {exc}", Pos("<trial>"))
     if game.rule_errors:
         return Finding("change-error", f"with this change a rule fails while playing trial deal {k}: {game.rule_errors[0]}",
                        Pos("<trial>"))
-    return "capped" if made >= cap else "ended"
+    return ("capped" if made >= cap else "ended", score, made)
 
 
 def _trial_deal(rules, k: int, cap: int):

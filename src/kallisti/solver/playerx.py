@@ -36,7 +36,9 @@ from kallisti.model.patch import split_path, verb_of
 
 NASTY = 1.0  # a change that costs the target at least this many cards a turn is nasty
 MEASURE_DEALS = 8  # seeded deals a nastiness estimate plays, with and without the change
-MEASURE_SEED = 0xE415  # the measuring deals' own seed: never the match's
+# The measuring deals are the trial's (amend.TRIAL_SEED, never the match's): a change's trial deals, played when it
+# is checked, are the first of those that measure it, and are not played again (`amend.trial_deal_end`).
+MEASURE_SEED = amend.TRIAL_SEED
 SHORTLIST = 3  # candidates in the wanted band weighed on the target's rules in force before one is picked
 DECISION_STEPS = 4000  # measuring moves one decision may spend weighing candidates
 MAX_CHECKS = 12  # candidates one decision may check against the target's rules (a check compiles and tries them)
@@ -69,10 +71,14 @@ def measure(rules, deals: int = MEASURE_DEALS) -> tuple[float, int]:
     if key not in _scores:
         total = moves = 0
         for k in range(1, deals + 1):
-            game = Game(rules, seed=MEASURE_SEED, deal_number=k)
-            rng = Rng(MEASURE_SEED, k, STREAM_STRATEGY)
-            moves += game.playout(lambda n: rng.below(n), amend.TRIAL_CAP)
-            total += game.score()
+            played = amend.trial_deal_end(rules, k) if k <= amend.TRIAL_DEALS else None
+            if played is None:  # past the trial's deals, or one where a rule fails: played here, as it always was
+                game = Game(rules, seed=MEASURE_SEED, deal_number=k)
+                rng = Rng(MEASURE_SEED, k, STREAM_STRATEGY)
+                made = game.playout(lambda n: rng.below(n), amend.TRIAL_CAP)
+                played = game.score(), made
+            total += played[0]
+            moves += played[1]
         if len(_scores) >= MAX_MEASURES:
             _scores.clear()
         _scores[key] = found = (total / deals, moves)

@@ -11,7 +11,9 @@ from kallisti.solver.measure import move_score
 from kallisti.solver.score_bounds import score_bounds
 
 DEFAULT_BUDGET = 200  # positions one decision may search or value; a Discordian chain nearly always fits
-SHUFFLE_SAMPLES = 4  # shuffled deals a shuffle decision compares the kept order with
+SHUFFLE_SAMPLES = 8  # shuffled deals whose mean score a shuffling choice compares the kept order with
+SHUFFLE_SEED = 0x5AFF1E  # those deals' own seed: never a match's
+MAX_SHUFFLED_TOTALS = 1024  # rulesets whose shuffled deals' scores are kept (a few numbers each): forgotten past this
 TURN_CAP = 2000  # moves a simulated deal may take before it is scored as it stands
 
 WIN_BONUS = 1000.0  # a won position outranks any score a line can reach otherwise
@@ -473,27 +475,51 @@ def choose_shuffle(rules, pack_order: list[int], seed: int, minimize: bool = Tru
 
     Only `deck.shuffle: optional` leaves a choice (`always` shuffles, `never` keeps). The pack as it
     lies is how the cards were gathered, so the bot may play that deal out in its head; it compares its
-    score there with its mean over `samples` shuffles of the same pack, drawn from the strategy's own
-    stream. `minimize` as for SearchStrategy (a match's turn score: lower is better). The shuffles are
-    played in turn, and no more of them once the rest could not change the answer whatever they scored
-    (within the ruleset's `score_bounds`): each is drawn from a stream of its own, so the answer is the
-    one all of them would give.
+    score there with its mean score on a shuffled pack (`shuffled_total`). `minimize` as for SearchStrategy
+    (a match's turn score: lower is better). Where the kept deal's score alone settles it, whatever a
+    shuffled deal could score (within the ruleset's `score_bounds`), no shuffled deal is played.
     """
     if rules.shuffle != "optional":
         return rules.shuffle == "always"
     kept = play_turn(rules, SearchStrategy(seed, minimize, budget), order=pack_order)
     bounds = score_bounds(rules)
-    total = 0
-    for n in range(1, samples + 1):
-        if bounds is not None:
-            decided = _decided(kept * samples, total, samples - n + 1, bounds, minimize)
-            if decided is not None:
-                return not decided
-        order = list(pack_order)
-        Rng(seed, n, STREAM_STRATEGY).shuffle(order)
-        total += play_turn(rules, SearchStrategy(seed + n, minimize, budget), order=order)
+    if bounds is not None:
+        decided = _decided(kept * samples, 0, samples, bounds, minimize)
+        if decided is not None:
+            return not decided
+    total = shuffled_total(rules, minimize, samples, budget)
     keep_is_better = kept * samples < total if minimize else kept * samples > total
     return not keep_is_better
+
+
+# The total score of `shuffled_total`'s deals, by (the rules' play key, minimize, samples, budget).
+_shuffled_totals: dict[tuple, int] = {}
+
+
+def shuffled_total(rules, minimize: bool = True, samples: int = SHUFFLE_SAMPLES, budget: int = DEFAULT_BUDGET) -> int:
+    """The total score of the search strategy over `samples` shuffled packs of the rules' deck, each drawn from a
+    stream of its own (SHUFFLE_SEED), played once per ruleset and kept (by its play key, which rulesets that play
+    every deal alike share: `amend.rules_play_key`).
+
+    A shuffled pack is a uniformly shuffled deck whatever order the cards were gathered in, so what shuffling
+    promises is a property of the rules alone, not of the pack a choice is made about: measured once on the same
+    deals, it is the same measure for every choice under those rules, and each choice plays one deal (the pack as
+    it lies), not one and the samples.
+    """
+    from kallisti.interpreter.amend import rules_play_key
+
+    key = (rules_play_key(rules), minimize, samples, budget)
+    total = _shuffled_totals.get(key)
+    if total is None:
+        total = 0
+        for n in range(1, samples + 1):
+            order = list(range(rules.deck.size))
+            Rng(SHUFFLE_SEED, n, STREAM_STRATEGY).shuffle(order)
+            total += play_turn(rules, SearchStrategy(SHUFFLE_SEED + n, minimize, budget), order=order)
+        if len(_shuffled_totals) >= MAX_SHUFFLED_TOTALS:
+            _shuffled_totals.clear()
+        _shuffled_totals[key] = total
+    return total
 
 
 def _decided(kept_times_samples: int, total: int, left: int, bounds: tuple[int, int], minimize: bool) -> bool | None:

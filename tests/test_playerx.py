@@ -22,6 +22,29 @@ def changed(rules, text):
     return amend.amend(rules.data, text, baseline=rules).rules
 
 
+def test_a_change_is_measured_on_its_trial_deals_first_each_played_once(rules, monkeypatch):
+    from kallisti.interpreter.game import Game
+    from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
+
+    amend.forget_checked()
+    monkeypatch.setattr(playerx, "_scores", {})
+    played = []
+    real = Game.playout
+    monkeypatch.setattr(Game, "playout", lambda self, choose, cap=1000: played.append(cap) or real(self, choose, cap))
+    after = changed(rules, "set field.count 6")
+    assert len(played) == amend.TRIAL_DEALS  # the check's trial
+    mean, moves = playerx.measure(after)
+    assert len(played) == playerx.MEASURE_DEALS  # the trial's deals were not played again
+    # What measuring plays every deal afresh finds, deal by deal.
+    total = made = 0
+    for k in range(1, playerx.MEASURE_DEALS + 1):
+        game = Game(after, seed=amend.TRIAL_SEED, deal_number=k)
+        rng = Rng(amend.TRIAL_SEED, k, STREAM_STRATEGY)
+        made += real(game, lambda n: rng.below(n), amend.TRIAL_CAP)
+        total += game.score()
+    assert (mean, moves) == (total / playerx.MEASURE_DEALS, made)
+
+
 def test_nastiness_is_measured_by_its_effect_on_the_expected_score(rules):
     assert playerx.nastiness(rules, changed(rules, BLACK)) >= playerx.NASTY
     assert playerx.nastiness(rules, changed(rules, 'honour dance before deal: "Dance."')) == 0

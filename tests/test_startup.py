@@ -156,6 +156,169 @@ def test_the_summaries_read_as_each_commands_own_help(columns):
     assert summarised == own and "Play a game in text mode" in own
 
 
+# -- the top help drawn without typer.rich_utils (cli/tophelp.py) -------------------------------------------------
+
+def test_the_top_help_imports_neither_typers_rich_help_nor_markdown():
+    for argv in (["--help"], []):  # `kallisti` alone shows the same help
+        modules = modules_after(argv)
+        assert "kallisti.cli.tophelp" in modules
+        assert not {"typer.rich_utils", "rich.markdown", "markdown_it", "pygments"} & modules
+
+
+def help_output(argv: list[str], env: dict[str, str], typers: bool, terminal: bool = False) -> tuple[bytes, int]:
+    """What `kallisti ARGV` writes on standard output, and its status, drawn here (tophelp) or by typer (`typers`),
+    in a fresh interpreter whose output is a pipe, or a terminal (`terminal`, a pseudo-terminal)."""
+    code = ("import sys\n"
+            "from kallisti.cli import tophelp\n"
+            + ("tophelp.applies = lambda group: False\n" if typers else "")  # typer's path, no-args included
+            + f"sys.argv = ['kallisti', *{argv!r}]\n"
+            "from kallisti.cli.app import main\n"
+            "main()\n")
+    argv = [sys.executable, "-c", code]
+    env = {**{k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR", "TERM", "COLUMNS")}, **env}
+    if not terminal:
+        done = subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL, env=env)
+        assert done.stderr == b""
+        return done.stdout, done.returncode
+    pty = pytest.importorskip("pty")
+    main, child = pty.openpty()
+    process = subprocess.Popen(argv, stdout=child, stderr=child, stdin=subprocess.DEVNULL, env=env)
+    os.close(child)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:  # the child's side is closed
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(main)
+    return out, process.wait()
+
+
+@pytest.mark.parametrize("colour", [False, True])
+@pytest.mark.parametrize("columns", ["40", "80", "100", "200"])
+def test_the_top_help_reads_byte_for_byte_as_typer_draws_it(columns, colour):
+    env = {"COLUMNS": columns, **({"FORCE_COLOR": "1"} if colour else {})}
+    ours = help_output(["--help"], env, typers=False)
+    assert ours == help_output(["--help"], env, typers=True)
+    assert (b"\x1b[" in ours[0]) == colour and b"Commands" in ours[0]
+
+
+@pytest.mark.parametrize("env", [{"NO_COLOR": "1", "FORCE_COLOR": "1"}, {"TERM": "dumb", "FORCE_COLOR": "1"},
+                                 {"TERMINAL_WIDTH": "50"}, {"FORCE_COLOR": "1", "COLORTERM": "truecolor"}])
+def test_the_top_help_honours_the_environment_as_typer_does(env):
+    assert help_output(["--help"], env, typers=False) == help_output(["--help"], env, typers=True)
+
+
+@pytest.mark.parametrize("env", [{}, {"COLUMNS": "60"}, {"TERM": "dumb"}])
+def test_the_top_help_in_a_terminal_reads_as_typer_draws_it(env):
+    ours = help_output(["--help"], env, typers=False, terminal=True)
+    assert ours == help_output(["--help"], env, typers=True, terminal=True)
+    assert (b"\x1b[" in ours[0]) == ("TERM" not in env)
+
+
+def test_kallisti_alone_prints_the_help_and_exits_2_as_typer_does():
+    ours = help_output([], {"COLUMNS": "100"}, typers=False)
+    assert ours == help_output([], {"COLUMNS": "100"}, typers=True)
+    assert ours[1] == 2 and b"Usage" in ours[0]
+
+
+def demo_group():
+    """A typer group using what the top help may hold: arguments and options in panels of their own, a required
+    option, a range, an env var, defaults, a flag pair, a short name; help in paragraphs with `code` spans."""
+    import typer
+
+    app = typer.Typer(help="Demo: a `code` span and\na second line.\n\nMore, dimmed, with `x --y`.\n\nAnd a third.",
+                      epilog="Ends here.\n\nSee `demo COMMAND --help`.", rich_markup_mode="markdown",
+                      add_completion=False)
+
+    @app.callback()
+    def options(
+        name: str = typer.Argument("n", metavar="NAME", help="The name."),
+        other: str = typer.Argument("o", help="Another, in a panel.", rich_help_panel="Inputs"),
+        count: int = typer.Option(3, "--count", "-c", min=1, max=9, help="How many.", show_default=True),
+        token: str = typer.Option(..., "--token", envvar="DEMO_TOKEN", show_envvar=True, help="Needed."),
+        fast: bool = typer.Option(True, "--fast/--slow", help="Go fast,\n\nor slow.", rich_help_panel="Tuning"),
+        level: int = typer.Option(0, "--level", show_default="none"),
+    ) -> None:
+        pass
+
+    @app.command("alpha")
+    def alpha() -> None:
+        """The first command, its help `long` enough to wrap at forty columns.
+
+        Not shown in the listing."""
+
+    @app.command("beta-command", rich_help_panel="More")
+    def beta() -> None:
+        """The second, in a panel of its own."""
+
+    return typer.main.get_command(app)
+
+
+@pytest.mark.parametrize("colour", [False, True])
+@pytest.mark.parametrize("columns", ["40", "100"])
+def test_a_group_with_more_reads_as_typers_help(monkeypatch, capsys, columns, colour):
+    from typer import rich_utils
+
+    from kallisti.cli import tophelp
+
+    monkeypatch.setenv("COLUMNS", columns)
+    monkeypatch.setattr(rich_utils, "FORCE_TERMINAL", True if colour else None)
+    if colour:
+        monkeypatch.setenv("FORCE_COLOR", "1")
+    else:
+        monkeypatch.delenv("FORCE_COLOR", raising=False)
+    group = demo_group()
+    ctx = group.make_context("demo", [], resilient_parsing=True)
+    layout = tophelp._layout(group, ctx)
+    assert layout is not None and [name for name, _ in layout.param_panels] == ["Arguments", "Inputs", "Options",
+                                                                                "Tuning"]
+    tophelp._print(layout)
+    ours = capsys.readouterr().out
+    rich_utils.rich_format_help(obj=group, ctx=ctx, markup_mode="markdown")
+    assert ours == capsys.readouterr().out
+    assert ("\x1b[" in ours) == colour and "Tuning" in ours and "More" in ours
+
+
+PLAIN = ["One line.", "Two\nlines.", "Spaces  inside   kept.", "A `code` span, and `two` of them.",
+         "`leading` code", "Ends with `code`", "Trailing space \nbroken softly.", "Lines\n  indented after.",
+         "First.\n\nSecond paragraph.\n\n\nThird.", "Odd: 1984 > 3 + 2 = 5 - 0, 100% #1 {x} @y $z ^w !",
+         "(paren) \"quoted\" 'single'", "file:line:column", "Now :smile: please", "Wide: 漢字 and é.",
+         "Code with signs: `a*b_c [d] <e> &amp; \\f`", "Tab\there", "    indented alone",
+         "See https://example.com/x?a=1 and www.example.com."]
+MARKED = ["*em*", "a_b", "[link](x)", "<b>", "&amp;", "back\\slash", "~~gone~~", "a | b", "- item", "+ item",
+          "1. item", "2) item", "# head", "> quote", "Para\n\n    code\nafter", "Hard  \nbreak", "`open", "`` two ``",
+          "` spaced `", "Title\n===", "No-break space last\xa0", "Then\n\nends\u2003"]
+
+
+@pytest.mark.parametrize("text", PLAIN)
+def test_plain_markdown_is_drawn_as_typer_draws_it(text):
+    # typer's own reading of a help text: dedented, emoji codes replaced, then rich's Markdown
+    from rich.console import Console
+    from typer.rich_utils import _make_rich_text
+
+    from kallisti.cli.tophelp import Paragraphs, markdown
+
+    paragraphs = markdown(text)
+    assert paragraphs is not None
+    for style in ("", "dim"):
+        for width in (12, 80):
+            console = Console(width=width, force_terminal=True, color_system="truecolor")
+            ours = list(console.render(Paragraphs(paragraphs, style)))
+            theirs = list(console.render(_make_rich_text(text=text, style=style, markup_mode="markdown")))
+            assert ours == theirs
+
+
+@pytest.mark.parametrize("text", MARKED)
+def test_markdown_beyond_plain_paragraphs_is_left_to_typer(text):
+    from kallisti.cli.tophelp import markdown
+
+    assert markdown(text) is None
+
+
 def test_no_command_imports_pydantic():
     # typer 0.29 converts every option's value through a pydantic TypeAdapter, which doubles the start-up of a command
     # given a value (pyproject.toml keeps typer below it): no command, with values or without, imports pydantic.

@@ -1,6 +1,7 @@
 """How the commands are found and how `--help` reads: each command's module imported when it is used (the top help
-lists the commands by their summaries, importing none), typer's rich help in Markdown, values named (N, FILE) and
-never typed, and examples at the end."""
+lists the commands by their summaries, importing none), typer's rich help in Markdown (the group's own drawn by
+cli/tophelp.py, without typer's renderer and its imports), values named (N, FILE) and never typed, and examples at
+the end."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typer.core import TyperCommand, TyperGroup
 from typer.main import get_command_from_info
 from typer.models import CommandInfo
 
+from kallisti.cli import tophelp
 from kallisti.cli.examples import EXAMPLES
 
 
@@ -40,11 +42,20 @@ class HelpGroup(TyperGroup):
             tidy(command, ctx, cmd_name)
         return command
 
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        # With no arguments typer prints the help by raising NoArgsIsHelpError, and its handler of that imports
+        # typer.rich_utils only to print nothing more: print the help here and exit with the same status instead.
+        if not args and self.no_args_is_help and not ctx.resilient_parsing and tophelp.applies(self):
+            self.format_help(ctx, ctx.make_formatter())
+            ctx.exit(2)
+        return super().parse_args(ctx, args)
+
     def format_help(self, ctx, formatter) -> None:
         tidy(self, ctx, None)
         self._listing = True
         try:
-            super().format_help(ctx, formatter)
+            if not tophelp.show(self, ctx):  # drawn as typer draws it, without typer.rich_utils's imports
+                super().format_help(ctx, formatter)
         finally:
             self._listing = False
 

@@ -321,9 +321,9 @@ def _params_table(rows: list[Row]):
     for row in rows:
         notes = [Paragraphs(row.help)] if row.help is not None else []
         if row.envvar:
-            notes.append(Text(_("[env var: {}]").format(row.envvar), style=ENVVAR_STYLE))
+            notes.append(Text(f"[env var: {row.envvar}]", style=ENVVAR_STYLE))
         if row.default:
-            notes.append(Text(_("[default: {}]").format(row.default), style=DEFAULT_STYLE))
+            notes.append(Text(f"[default: {row.default}]", style=DEFAULT_STYLE))
         if row.required:
             notes.append(Text(_("[required]"), style=REQUIRED_LONG_STYLE))
         types = Text(style=TYPES_STYLE, overflow="fold")

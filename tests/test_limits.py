@@ -182,6 +182,10 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
     ("kallisti.interpreter.hands", "MAX_RECENT"): "tests/test_limits.py::test_the_hands_an_evaluator_remembers_are_bounded",
     ("kallisti.solver.search", "MAX_RUNS_KEPT"): "tests/test_bots_decisions_caches.py::"
         "test_the_search_bot_forgets_the_runs_it_found_past_its_bound_and_plays_the_same",
+    ("kallisti.interpreter.rng", "MAX_REPLAYED_STREAMS"): "tests/test_rng.py::"
+        "test_replayed_streams_answer_as_a_fresh_rng_within_their_bounds",
+    ("kallisti.interpreter.rng", "MAX_REPLAYED_DRAWS"): "tests/test_rng.py::"
+        "test_replayed_streams_answer_as_a_fresh_rng_within_their_bounds",
     ("kallisti.solver.search", "MAX_SHUFFLED_TOTALS"): "tests/test_bots_decisions_caches.py::"
         "test_shuffled_deals_scores_are_forgotten_past_their_bound_and_measured_again_alike",
     ("kallisti.solver.playerx", "MAX_MEASURES"): "tests/test_bots_decisions_caches.py::"

@@ -196,3 +196,26 @@ def test_deals_ignore_pythons_global_random():
     random.random()
     second = shuffled_order(104, 17)
     assert first == second == expected
+
+
+def test_replayed_streams_answer_as_a_fresh_rng_within_their_bounds(monkeypatch):
+    from kallisti.interpreter import rng as rng_module
+
+    monkeypatch.setattr(rng_module, "_streams", {})
+    monkeypatch.setattr(rng_module, "MAX_REPLAYED_STREAMS", 2)
+    monkeypatch.setattr(rng_module, "MAX_REPLAYED_DRAWS", 300)  # past it the stream is read on, not kept
+    sizes = random.Random(7)
+    # Move counts as a playout asks for them, a few huge ones among them (whose draws are often rejected), and more
+    # draws than are kept.
+    asked = [sizes.randrange(1, 60) if sizes.random() < 0.97 else sizes.randrange(1, 1 << 63) for _ in range(700)]
+    for seed, number in [(5, 1), (0x7A1A1, 3), (5, 1), (9, 2)]:
+        fresh, first, second = Rng(seed, number, STREAM_STRATEGY), None, None
+        first = rng_module.replayed_below(seed, number, STREAM_STRATEGY)
+        second = rng_module.replayed_below(seed, number, STREAM_STRATEGY)  # reads what the first worked out
+        for n in asked:
+            expected = fresh.below(n)
+            assert first(n) == expected == second(n)
+        assert len(rng_module._streams) <= 2
+        assert all(len(draws) <= 300 for draws in rng_module._streams.values())
+    with pytest.raises(ValueError):
+        rng_module.replayed_below(1)(0)

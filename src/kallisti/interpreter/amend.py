@@ -28,7 +28,7 @@ from kallisti.interpreter.ruleset_keys import forget as forget_keys, remember_ke
 # The keys of compiled rulesets, read through this module by most of their users.
 from kallisti.interpreter.ruleset_keys import rules_key, rules_moves_key, rules_play_key, texts_of  # noqa: F401
 from kallisti.interpreter.shared_compiled import forget_compiled
-from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
+from kallisti.interpreter.rng import STREAM_STRATEGY, replayed_below
 from kallisti.model import amended
 from kallisti.model.amended import MAX_CACHED, apply_all, data_key
 # The bounds of the cache of compiled changes, where limits.py lists them.
@@ -546,9 +546,8 @@ def _trial_deal(rules, k: int, cap: int):
         return Finding("change-undealable", f"with this change the game cannot be dealt: {first.message}", Pos("<trial>"))
     except (ValueError, IndexError) as exc:
         return Finding("change-undealable", f"with this change the game cannot be dealt: {exc}", Pos("<trial>"))
-    rng = Rng(TRIAL_SEED, k, STREAM_STRATEGY)
     try:
-        made = game.playout(lambda n: rng.below(n), cap)
+        made = game.playout(replayed_below(TRIAL_SEED, k, STREAM_STRATEGY), cap)  # the same stream for every change
         game.status()
     except RuleRuntimeError as exc:
         return Finding("change-error", f"with this change a rule fails while playing trial deal {k}: {exc}", Pos("<trial>"))

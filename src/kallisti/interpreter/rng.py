@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 
@@ -68,11 +71,69 @@ class Rng:
 
 
 _LIMITS: list[int] = [0]  # _LIMITS[n]: the rejection bound of `below(n)`, 2^64 less 2^64 mod n
+_limits_lock = threading.Lock()  # deals are shuffled on worker threads at once (the web server)
 
 
 def _limits(most: int) -> list[int]:
     """_LIMITS, long enough for `below(n)` up to n = most."""
-    while len(_LIMITS) <= most:
-        n = len(_LIMITS)
-        _LIMITS.append((1 << 64) - ((1 << 64) % n))
+    if len(_LIMITS) <= most:
+        with _limits_lock:  # each bound appended once, in its place
+            while len(_LIMITS) <= most:
+                n = len(_LIMITS)
+                _LIMITS.append((1 << 64) - ((1 << 64) % n))
     return _LIMITS
+
+
+# The draws of the streams `replayed_below` has read, by (seed, number, stream): each stream's values in order.
+_streams: dict[tuple, list[int]] = {}
+_streams_lock = threading.Lock()  # rule changes of several sessions are tried on worker threads at once
+STREAM_CHUNK = 256  # draws worked out at a time when a replayed stream runs past what is kept
+MAX_REPLAYED_STREAMS = 64  # streams kept (the trial's and measuring deals' use eight): forgotten past this
+MAX_REPLAYED_DRAWS = 1 << 16  # draws kept of one stream; past them a stream is read on without keeping them
+LISTED_BOUNDS = 512  # the bounds of `below(n)` a replayed stream reads off a list (more moves than this are rare)
+
+
+def replayed_below(seed: int, number: int = 0, stream: int = STREAM_DEAL) -> Callable[[int], int]:
+    """`Rng(seed, number, stream).below`, for a stream many callers read from its start: every rule change's trial
+    deals, every Player X measure (interpreter/amend.py, solver/playerx.py). A stream's values depend on nothing
+    but its seed, number and stream, so they are worked out once and kept, and each caller reads them again: the same
+    answers as a fresh Rng, at the cost of reading a list rather than mixing bits a move."""
+    key = (seed, number, stream)
+    with _streams_lock:
+        draws = _streams.get(key)
+        if draws is None:
+            if len(_streams) >= MAX_REPLAYED_STREAMS:
+                _streams.clear()
+            draws = _streams[key] = []
+    start = Rng(seed, number, stream).state  # a draw's state is the start's plus GOLDEN once a draw
+    limits = _limits(LISTED_BOUNDS)
+    i = 0
+
+    def below(n: int) -> int:
+        nonlocal i
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = limits[n] if n <= LISTED_BOUNDS else (1 << 64) - ((1 << 64) % n)
+        while True:
+            if i >= len(draws):
+                _extend(draws, start, i)
+            x = draws[i] if i < len(draws) else _draw(start, i)
+            i += 1
+            if x < limit:
+                return x % n
+
+    return below
+
+
+def _draw(start: int, i: int) -> int:
+    """The draw at index i of the stream whose state starts at `start`."""
+    return _mix((start + (i + 1) * GOLDEN) & MASK)
+
+
+def _extend(draws: list[int], start: int, i: int) -> None:
+    """Work out the draws of a kept stream up to past index i (under the lock, so each index is written once)."""
+    with _streams_lock:
+        have = len(draws)
+        if have > i or have >= MAX_REPLAYED_DRAWS:
+            return
+        draws.extend(_draw(start, j) for j in range(have, min(i + STREAM_CHUNK, MAX_REPLAYED_DRAWS)))

@@ -29,7 +29,7 @@ import weakref
 from kallisti.errors import KallistiError
 from kallisti.interpreter import amend
 from kallisti.interpreter.game import Game
-from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
+from kallisti.interpreter.rng import STREAM_STRATEGY, Rng, replayed_below
 from kallisti.located import plain
 from kallisti.model.amended import applied
 from kallisti.model.patch import split_path, verb_of
@@ -74,8 +74,7 @@ def measure(rules, deals: int = MEASURE_DEALS) -> tuple[float, int]:
             played = amend.trial_deal_end(rules, k) if k <= amend.TRIAL_DEALS else None
             if played is None:  # past the trial's deals, or one where a rule fails: played here, as it always was
                 game = Game(rules, seed=MEASURE_SEED, deal_number=k)
-                rng = Rng(MEASURE_SEED, k, STREAM_STRATEGY)
-                made = game.playout(lambda n: rng.below(n), amend.TRIAL_CAP)
+                made = game.playout(replayed_below(MEASURE_SEED, k, STREAM_STRATEGY), amend.TRIAL_CAP)
                 played = game.score(), made
             total += played[0]
             moves += played[1]

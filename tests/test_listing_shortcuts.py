@@ -3,7 +3,8 @@ patience: spaces whose empty rule has no table filed in `checked` lists (`FILE_U
 cards listed by one index lookup beside groups that take cards into spaces judged the general way
 (`SIMPLE_BESIDE_SPACE_TARGETS`: their spaces looked at only while one is empty), verdicts read off
 kept memos (`kept_checked`), a take rule's verdicts kept by the pile's shape (`take_shapes`), compulsory and
-automatic moves matched only where the move's number allows (`compulsory_masks`, `step_auto_masks`), and kinds of
+automatic moves matched only where the move's number allows (`compulsory_masks`, `step_auto_masks`), runs' general
+targets passed over while those that take cards into spaces alone have none (`space_only_targets`), and kinds of
 card that every pile files alike sharing their index lists (`SHARE_KIND_LISTS`).
 
 A game with every shortcut and a twin with none are stepped through the same random moves, with steps taken back
@@ -33,6 +34,7 @@ def general_twin(name: str, seed: int) -> Game:
     twin.kept_checked = False
     twin.take_shapes = [None] * len(twin.take_shapes)
     twin.compulsory_masks = twin.step_auto_masks = None
+    twin.space_only_targets = None
     return twin
 
 
@@ -73,6 +75,10 @@ def test_the_shortcuts_are_taken_where_they_are_there_for():
     assert not general_twin("octave", 1).simple_sources
     spider = Game(load_ruleset("spider"), seed=1)  # runs of many cards: its whole-suit spaces stay general targets
     assert spider.general_targets
+    # Whole piles move onto the tableau, whose spaces take only the waste's card: while none is open, the runs'
+    # general targets are passed over.
+    rouge = Game(load_ruleset("rouge-et-noir-whole-piles"), seed=1)
+    assert rouge.run_plan and rouge.space_only_targets == (list(rouge.rules.groups).index("tableau"),)
     emperor = Game(load_ruleset("emperor"), seed=1)
     assert emperor.kept_checked  # one card at a time, and none from another foundation
     assert emperor.take_shapes[list(emperor.rules.groups).index("tableau")] is not None

@@ -23,7 +23,7 @@ class MoveIndex:
                      "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts",
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
-                     "space_targets")
+                     "space_targets", "space_only_targets")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -87,6 +87,10 @@ class MoveIndex:
                            for gi in range(len(groups))]
         self.general_targets = [(tg, self.onto[tg] is None, self.empty_ok[tg] is None) for tg in targets
                                 if self.onto[tg] is None or self.empty_ok[tg] is None]
+        # The general targets' groups when every one takes cards into spaces alone (its build rule is tabulated), else
+        # None: while none of them has a space, `_all_moves` passes over every run's general targets.
+        self.space_only_targets = None if any(builds for _, builds, _ in self.general_targets) else \
+            tuple(tg for tg, _, takes in self.general_targets if takes)
         self.flip = [groups[self.gindex[p]].flip for p in range(self.P)]
         simple = self._simple_sources()
         # (pile, move number less the destination, place in the list: see `source_dests`)

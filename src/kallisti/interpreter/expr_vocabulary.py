@@ -187,6 +187,18 @@ SLOT_GETTERS = {
 
 
 # The pile attributes that read only its shape: how many cards it holds, and how many of them lie face down.
+def emptiness_read(node: Quant) -> bool | None:
+    """Whether the body of a quantifier over piles asks only whether its pile is empty (`p.empty`: True) or has cards
+    (`not p.empty`: False); None for any other body."""
+    body, var = node.body, node.var
+    negated = isinstance(body, Op) and body.op == "op_not"
+    if negated:
+        body = body.args[0]
+    if isinstance(body, Attr) and body.name == "empty" and isinstance(body.obj, Name) and body.obj.name == var:
+        return not negated
+    return None
+
+
 _PILE_SHAPE = frozenset({"size", "empty", "face_up", "face_down"})
 
 _PILE_ATTRS = {

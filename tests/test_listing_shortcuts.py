@@ -4,8 +4,9 @@ cards listed by one index lookup beside groups that take cards into spaces judge
 (`SIMPLE_BESIDE_SPACE_TARGETS`: their spaces looked at only while one is empty), verdicts read off
 kept memos (`kept_checked`), a take rule's verdicts kept by the pile's shape (`take_shapes`), compulsory and
 automatic moves matched only where the move's number allows (`compulsory_masks`, `step_auto_masks`), runs' general
-targets passed over while those that take cards into spaces alone have none (`space_only_targets`), and kinds of
-card that every pile files alike sharing their index lists (`SHARE_KIND_LISTS`).
+targets passed over while those that take cards into spaces alone have none (`space_only_targets`), a pile's runs
+kept by its cards for every later position where it holds them (`run_memo`), and kinds of card that every pile files
+alike sharing their index lists (`SHARE_KIND_LISTS`).
 
 A game with every shortcut and a twin with none are stepped through the same random moves, with steps taken back
 (the order of the legal moves follows the history of the move indexes); each position must list the same moves in
@@ -34,7 +35,7 @@ def general_twin(name: str, seed: int) -> Game:
     twin.kept_checked = False
     twin.take_shapes = [None] * len(twin.take_shapes)
     twin.compulsory_masks = twin.step_auto_masks = None
-    twin.space_only_targets = None
+    twin.space_only_targets = twin.run_memo = None
     return twin
 
 
@@ -79,6 +80,12 @@ def test_the_shortcuts_are_taken_where_they_are_there_for():
     # general targets are passed over.
     rouge = Game(load_ruleset("rouge-et-noir-whole-piles"), seed=1)
     assert rouge.run_plan and rouge.space_only_targets == (list(rouge.rules.groups).index("tableau"),)
+    # Its runs, judged by a take rule that reads the pile's size, are kept by the pile's cards across positions.
+    rouge.playout(random.Random(1).randrange, 200)
+    plan = {src: (limit, seq, counts) for src, limit, seq, counts, _ in rouge.run_plan}
+    here = [(src, runs) for (src, down, cards), runs in rouge.run_memo.items()
+            if cards == bytes(rouge.piles[src]) and down == rouge.down[src]]
+    assert here and all(runs == rouge._runs(src, *plan[src]) for src, runs in here)
     emperor = Game(load_ruleset("emperor"), seed=1)
     assert emperor.kept_checked  # one card at a time, and none from another foundation
     assert emperor.take_shapes[list(emperor.rules.groups).index("tableau")] is not None

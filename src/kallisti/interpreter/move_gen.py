@@ -136,10 +136,7 @@ class MoveGeneration:
         for src, limit, seq, counts, kept in self.run_plan:
             found = runs[src]
             if found is None:
-                failures = self.failures
-                found = self._runs(src, limit, seq, counts)
-                if kept and failures == self.failures:  # a rule that failed is judged again, its failure noted again
-                    runs[src] = found
+                found = self._kept_runs(src, limit, seq, counts) if kept else self._runs(src, limit, seq, counts)
             if only_dests:
                 mark = len(out)
                 for head, k, n, targets in found:

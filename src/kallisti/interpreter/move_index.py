@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, judges_cards_alone, reads_only,
-                                            reads_only_its_pile, window_sums)
+from kallisti.interpreter.rule_reads import (MEMO_LIMIT, blind_to_destination, count_gate, judges_cards_alone,
+                                            reads_only, reads_only_its_pile, window_sums)
 
 NOT_INDEXED = -2  # index key of a pile whose top is face down: it accepts no card
 
@@ -23,7 +23,7 @@ class MoveIndex:
                      "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts",
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
-                     "space_targets", "space_only_targets")
+                     "space_targets", "space_only_targets", "run_memo")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -162,6 +162,9 @@ class MoveIndex:
         self.run_plan = [(p, limit, seq, counts, (seq is None or seq.pair_table is not None or reads_only_its_pile(rules, seq))
                           and (counts is not False or reads_only_its_pile(rules, groups[self.gindex[p]].take)))
                          for p, limit, seq, counts in self.run_sources]
+        # Those runs kept from one position to the next, and by every game of the ruleset, by the pile, its cards and
+        # its face-down cards (`_kept_runs`): a pile's cards come back again and again (a card moved off and back).
+        self.run_memo = {}
         # Per group, whether its build rule, and its empty rule, is blind to the destination (`blind_to_destination`):
         # judged once for every pile of the group a run may go to, not pile by pile.
         self.blind_build = [blind_to_destination(rules, g.build) for g in groups]
@@ -372,6 +375,27 @@ class MoveIndex:
         for p in range(self.P):
             top_key[p] = None
             self._refresh(p)
+
+    def _kept_runs(self, src: int, limit: int, seq, counts) -> list[tuple]:
+        """`_runs` of a source whose runs are a function of its own cards (`run_plan`), kept for it until it changes
+        (`runs`) and, when `run_memo` is on, by its cards and its face-down cards for any later position where it holds
+        them again. A rule that failed is judged again, its failure noted again: those runs are not kept."""
+        memo = self.run_memo
+        if memo is not None:
+            key = (src, self.down[src], self.cards_key(self.piles[src]))
+            found = memo.get(key)
+            if found is not None:
+                self.runs[src] = found
+                return found
+        failures = self.failures
+        found = self._runs(src, limit, seq, counts)
+        if failures == self.failures:
+            self.runs[src] = found
+            if memo is not None:
+                if len(memo) >= MEMO_LIMIT:
+                    memo.clear()
+                memo[key] = found
+        return found
 
     def _count_table(self, gi: int):
         """The take rule's count table, or None when every count up to the maximum is allowed."""

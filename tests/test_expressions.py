@@ -183,6 +183,12 @@ def test_quantifiers_over_groups():
     assert ev("all(p in foundation: p.empty)", C.STATE_SCOPE, game=g) is False
     assert ev("all(p in tableau.piles: p.size < 3)", C.STATE_SCOPE, game=g) is True
     assert ev("tableau.size == 3 and foundation.size == 1 and tableau.count == 10", C.STATE_SCOPE, game=g) is True
+    # Every attribute of a pile a quantifier's variable names, read as the same attribute of a named pile reads it.
+    g.state.down[g.rules.pile_of_tag["t1"]] = 1
+    for attr, value, piles in (("size", 2, 1), ("empty", "false", 2), ("top.rank", 8, 1), ("face_up", 1, 2),
+                               ("face_down", 1, 1), ("cards.bottom.rank", 9, 1), ("cards.size", 2, 1), ("index", 1, 1)):
+        assert ev(f"count(p in tableau: p.{attr} == {value}) == {piles}", C.STATE_SCOPE, game=g) is True, attr
+        assert ev(f"any(p in tableau: p.{attr} == {value} and p.size == 2)", C.STATE_SCOPE, game=g) is True, attr
 
 
 @pytest.mark.parametrize("fast, general", [

@@ -75,6 +75,8 @@ class Vocabulary:
                     starts = self.group_start
                     group_of = self.group_of
                     return (lambda c: obj_fn(c) - starts[group_of[obj_fn(c)]] + 1), INT
+                if isinstance(node.obj, Name) and node.obj.name in self._bound:  # `p.size` in `any(p in tableau: …)`
+                    return _bound_pile_attribute(name, fn, node.obj.name), typ
                 return (lambda c: fn(c.state, obj_fn(c))), typ
         elif obj_type == GROUP:
             self._uses.add("state")
@@ -210,6 +212,18 @@ _PILE_ATTRS = {
     "cards": (lambda st, p: st.piles[p], CARDS),
     "index": (None, INT),
 }
+
+
+def _bound_pile_attribute(name: str, fn, var: str):
+    """The closure of an attribute of a quantifier's variable that goes through piles: the pile read straight from
+    the variable, and the commonest attributes straight off the state (a quantifier judges one a pile)."""
+    if name == "size":
+        return lambda c: len(c.state.piles[c.locals[var]])
+    if name == "empty":
+        return lambda c: not c.state.piles[c.locals[var]]
+    if name == "cards":
+        return lambda c: c.state.piles[c.locals[var]]
+    return lambda c: fn(c.state, c.locals[var])
 
 
 def _move_pile(which: str):

@@ -4,7 +4,8 @@ cards listed by one index lookup beside groups that take cards into spaces judge
 (`SIMPLE_BESIDE_SPACE_TARGETS`: their spaces looked at only while one is empty), verdicts read off
 kept memos (`kept_checked`), a take rule's verdicts kept by the pile's shape (`take_shapes`), compulsory and
 automatic moves matched only where the move's number allows (`compulsory_masks`, `step_auto_masks`), runs' general
-targets passed over while those that take cards into spaces alone have none (`space_only_targets`), a pile's runs
+targets passed over while those that take cards into spaces alone have none (`space_only_targets`), only the
+sources some space may take from gone through beside those spaces (`_space_sources`), a pile's runs
 kept by its cards for every later position where it holds them (`run_memo`), and kinds of card that every pile files
 alike sharing their index lists (`SHARE_KIND_LISTS`).
 
@@ -101,6 +102,26 @@ def test_the_shortcuts_are_taken_where_they_are_there_for():
     field, foundation = discordian.rules.groups["field"].piles, discordian.rules.groups["foundation"].piles
     assert sure == pairs and {(s, d) for s in range(discordian.P) for d in range(discordian.P)
                               if sure[s * discordian.P + d]} == {(s, d) for s in field for d in foundation}
+
+
+def test_only_the_sources_a_space_may_take_from_are_gone_through_for_it():
+    """Octave's spaces take only the waste's card: while one is open, the other sources with nowhere else to go are
+    passed over (`_space_sources`), and the moves listed are those of going through every source."""
+    game, rnd, seen = Game(load_ruleset("octave"), seed=3), random.Random(3), 0
+    for _ in range(300):
+        moves = game.legal_moves()
+        if any(game.empties[tg] for tg in game.space_targets):
+            seen += 1
+            with mock.patch.object(Game, "_space_sources", lambda self, targets: self.simple_sources):
+                assert game.legal_moves() == moves
+        if not moves or game.status(moves).outcome != "playing":
+            game = Game(game.rules, seed=game.seed + 1)
+            continue
+        game._step(moves[rnd.randrange(len(moves))])
+    waste = game.rules.groups["waste"].piles[0]
+    assert seen > 50 and game.space_takers
+    assert all(game.source_slot[waste] in takers and len(takers) < len(game.simple_sources) / 2
+               for _, takers in game.space_takers.values())
 
 
 def test_kinds_filed_alike_share_their_lists():

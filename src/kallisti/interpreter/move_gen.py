@@ -100,7 +100,10 @@ class MoveGeneration:
                         out.append(head + d)
         else:
             span = self.window_span
-            for src, head, _ in self.simple_sources:
+            sources = self.simple_sources
+            if space_targets and not (spaces or has_checked):  # only the sources with somewhere to go (`_space_sources`)
+                sources = self._space_sources(space_targets)
+            for src, head, _ in sources:
                 # One card at a time, every target tabulated: a single index lookup per source
                 # (top_key holds the kind of the pile's face-up top card, or a negative marker).
                 k = top_key[src]

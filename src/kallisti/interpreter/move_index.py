@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import compress
+
 from kallisti.interpreter.rule_reads import (MEMO_LIMIT, blind_to_destination, count_gate, judges_cards_alone,
                                             reads_only, reads_only_its_pile, window_sums)
 
@@ -23,7 +25,7 @@ class MoveIndex:
                      "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts",
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
-                     "space_targets", "space_only_targets", "run_memo")
+                     "space_targets", "space_only_targets", "run_memo", "space_takers")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -165,6 +167,7 @@ class MoveIndex:
         # Those runs kept from one position to the next, and by every game of the ruleset, by the pile, its cards and
         # its face-down cards (`_kept_runs`): a pile's cards come back again and again (a card moved off and back).
         self.run_memo = {}
+        self.space_takers: dict = {}  # per space target, the simple sources its spaces may take from (`_space_sources`)
         # Per group, whether its build rule, and its empty rule, is blind to the destination (`blind_to_destination`):
         # judged once for every pile of the group a run may go to, not pile by pile.
         self.blind_build = [blind_to_destination(rules, g.build) for g in groups]
@@ -396,6 +399,25 @@ class MoveIndex:
                     memo.clear()
                 memo[key] = found
         return found
+
+    def _space_sources(self, space_targets):
+        """The simple sources `_all_moves` goes through when the only targets beyond the `dests` lists are the spaces
+        of `space_targets` (no open space, no pile filed in `checked`): in their order, those with a `dests` list to go
+        to and those the spaces may take a card from, the others listing nothing. A space target's verdicts kept by
+        source (`space_counts`) tell which sources its spaces refuse: the rest are kept in `space_takers`, worked out
+        again when a verdict was added. Every source when a target keeps no verdicts by source."""
+        takers, span, sources = self.space_takers, self.window_span, self.simple_sources
+        chosen = list(map(bool, self.source_dests))
+        for tg, _, kept in space_targets:
+            if kept is None:
+                return sources
+            known = takers.get(tg)
+            # Verdicts are only added (or all forgotten, past MEMO_LIMIT), and a kept refusal is the rule's for good.
+            if known is None or known[0] != len(kept):
+                known = takers[tg] = (len(kept), [i for src, _, i in sources if kept.get(src * span + 1) is not False])
+            for i in known[1]:
+                chosen[i] = True
+        return compress(sources, chosen)
 
     def _count_table(self, gi: int):
         """The take rule's count table, or None when every count up to the maximum is allowed."""

@@ -205,7 +205,10 @@ class MoveGeneration:
             if takes_spaces:
                 empties = self.empties[tg]
                 if empties:
-                    self._into_spaces(out, tg, empties, src, n, head)
+                    kept = self.space_counts[tg] if self.empty_memos[tg] is None else None  # `_into_spaces`, inline
+                    ok = kept.get(src * self.window_span + n) if kept is not None else None
+                    if ok is None or ok:
+                        self._into_spaces(out, tg, empties, src, n, head)
 
     def _into_spaces(self, out, tg: int, empties, src: int, n: int, head: int) -> None:
         """The moves of the top n cards of pile src into `empties`, the spaces of general target tg: judged by

@@ -4,6 +4,7 @@ piles in the same order in every list, so the same legal moves in the same order
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -77,3 +78,25 @@ def test_deals_and_refills_index_as_card_by_card(name):
             game._step(m)
             twin._step(m)
             assert indexes(game) == indexes(twin)
+
+
+def test_a_divert_judged_by_the_card_alone_is_read_off_its_table():
+    """Intelligence diverts the aces it deals (`card.rank == first`): the condition reads the card alone, so it is
+    tabulated once, card by card, and a deal read off the table lays out the cards, and plays on, as judging the
+    condition card by card does."""
+    rules = load_ruleset("intelligence")
+    tableau = rules.groups["tableau"]
+    table = tableau.divert.table
+    ctx = Game(rules, seed=1).dealer.ctx
+    verdicts = []
+    for c in range(rules.deck.size):
+        ctx.card = c
+        verdicts.append(bool(tableau.divert.when(ctx)))
+    assert table is not None and list(table) == verdicts and 0 < sum(verdicts) < rules.deck.size
+    judged = load_ruleset("intelligence")  # a ruleset of its own, its divert judged card by card
+    object.__setattr__(judged.groups["tableau"], "divert", dataclasses.replace(judged.groups["tableau"].divert, table=None))
+    for seed in (1, 2, 3):
+        game, twin = Game(rules, seed=seed), Game(judged, seed=seed)
+        assert game.state.key() == twin.state.key()
+        assert game.playout(random.Random(seed).randrange, 300) == twin.playout(random.Random(seed).randrange, 300)
+        assert game.state.key() == twin.state.key()

@@ -183,6 +183,32 @@ def test_quantifiers_over_groups():
     assert ev("all(p in foundation: p.empty)", C.STATE_SCOPE, game=g) is False
     assert ev("all(p in tableau.piles: p.size < 3)", C.STATE_SCOPE, game=g) is True
     assert ev("tableau.size == 3 and foundation.size == 1 and tableau.count == 10", C.STATE_SCOPE, game=g) is True
+    # Every attribute of a pile a quantifier's variable names, read as the same attribute of a named pile reads it.
+    g.state.down[g.rules.pile_of_tag["t1"]] = 1
+    for attr, value, piles in (("size", 2, 1), ("empty", "false", 2), ("top.rank", 8, 1), ("face_up", 1, 2),
+                               ("face_down", 1, 1), ("cards.bottom.rank", 9, 1), ("cards.size", 2, 1), ("index", 1, 1)):
+        assert ev(f"count(p in tableau: p.{attr} == {value}) == {piles}", C.STATE_SCOPE, game=g) is True, attr
+        assert ev(f"any(p in tableau: p.{attr} == {value} and p.size == 2)", C.STATE_SCOPE, game=g) is True, attr
+
+
+@pytest.mark.parametrize("fast, general", [
+    ("all(p in tableau: p.empty)", "all(p in tableau: p.size == 0)"),
+    ("all(p in tableau: not p.empty)", "all(p in tableau: p.size > 0)"),
+    ("any(p in tableau: p.empty)", "any(p in tableau: p.size == 0)"),
+    ("any(p in tableau: not p.empty)", "any(p in tableau: p.size > 0)"),
+])
+def test_a_quantifier_over_a_groups_emptiness_reads_it_off_the_piles(fast, general):
+    """`all(p in tableau: not p.empty)` (a dealing rule, judged at every listing) is judged without the body's
+    closures: the same verdict as the general way's, the same piles counted on the meter."""
+    fn = compiler().compile(fast, WHERE, C.STATE_SCOPE, C.BOOL).fn
+    assert fn.__qualname__.startswith("pile_quantifier")
+    slow = compiler().compile(general, WHERE, C.STATE_SCOPE, C.BOOL).fn
+    full = {f"t{i}": name for i, name in enumerate("AC 2C 3C 4C 5C 6C 7C 8C 9C 10C".split(), 1)}
+    for layout in ({}, {"t1": "KH"}, {"t3": "KH"}, full, {tag: name for tag, name in full.items() if tag != "t10"}):
+        g = position(layout)
+        fast_ctx, slow_ctx = C.Ctx(g.state), C.Ctx(g.state)
+        assert fn(fast_ctx) == slow(slow_ctx), layout
+        assert fast_ctx.steps == slow_ctx.steps and fast_ctx.locals == slow_ctx.locals
 
 
 def test_quantifiers_over_a_piles_cards_and_the_moving_cards():

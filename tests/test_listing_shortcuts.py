@@ -3,8 +3,11 @@ patience: spaces whose empty rule has no table filed in `checked` lists (`FILE_U
 cards listed by one index lookup beside groups that take cards into spaces judged the general way
 (`SIMPLE_BESIDE_SPACE_TARGETS`: their spaces looked at only while one is empty), verdicts read off
 kept memos (`kept_checked`), a take rule's verdicts kept by the pile's shape (`take_shapes`), compulsory and
-automatic moves matched only where the move's number allows (`compulsory_masks`, `step_auto_masks`), and kinds of
-card that every pile files alike sharing their index lists (`SHARE_KIND_LISTS`).
+automatic moves matched only where the move's number allows (`compulsory_masks`, `step_auto_masks`), runs' general
+targets passed over while those that take cards into spaces alone have none (`space_only_targets`), only the
+sources some space may take from gone through beside those spaces (`_space_sources`), a pile's runs
+kept by its cards for every later position where it holds them (`run_memo`), and kinds of card that every pile files
+alike sharing their index lists (`SHARE_KIND_LISTS`).
 
 A game with every shortcut and a twin with none are stepped through the same random moves, with steps taken back
 (the order of the legal moves follows the history of the move indexes); each position must list the same moves in
@@ -33,6 +36,7 @@ def general_twin(name: str, seed: int) -> Game:
     twin.kept_checked = False
     twin.take_shapes = [None] * len(twin.take_shapes)
     twin.compulsory_masks = twin.step_auto_masks = None
+    twin.space_only_targets = twin.run_memo = None
     return twin
 
 
@@ -73,6 +77,16 @@ def test_the_shortcuts_are_taken_where_they_are_there_for():
     assert not general_twin("octave", 1).simple_sources
     spider = Game(load_ruleset("spider"), seed=1)  # runs of many cards: its whole-suit spaces stay general targets
     assert spider.general_targets
+    # Whole piles move onto the tableau, whose spaces take only the waste's card: while none is open, the runs'
+    # general targets are passed over.
+    rouge = Game(load_ruleset("rouge-et-noir-whole-piles"), seed=1)
+    assert rouge.run_plan and rouge.space_only_targets == (list(rouge.rules.groups).index("tableau"),)
+    # Its runs, judged by a take rule that reads the pile's size, are kept by the pile's cards across positions.
+    rouge.playout(random.Random(1).randrange, 200)
+    plan = {src: (limit, seq, counts) for src, limit, seq, counts, _ in rouge.run_plan}
+    here = [(src, runs) for (src, down, cards), runs in rouge.run_memo.items()
+            if cards == bytes(rouge.piles[src]) and down == rouge.down[src]]
+    assert here and all(runs == rouge._runs(src, *plan[src]) for src, runs in here)
     emperor = Game(load_ruleset("emperor"), seed=1)
     assert emperor.kept_checked  # one card at a time, and none from another foundation
     assert emperor.take_shapes[list(emperor.rules.groups).index("tableau")] is not None
@@ -88,6 +102,26 @@ def test_the_shortcuts_are_taken_where_they_are_there_for():
     field, foundation = discordian.rules.groups["field"].piles, discordian.rules.groups["foundation"].piles
     assert sure == pairs and {(s, d) for s in range(discordian.P) for d in range(discordian.P)
                               if sure[s * discordian.P + d]} == {(s, d) for s in field for d in foundation}
+
+
+def test_only_the_sources_a_space_may_take_from_are_gone_through_for_it():
+    """Octave's spaces take only the waste's card: while one is open, the other sources with nowhere else to go are
+    passed over (`_space_sources`), and the moves listed are those of going through every source."""
+    game, rnd, seen = Game(load_ruleset("octave"), seed=3), random.Random(3), 0
+    for _ in range(300):
+        moves = game.legal_moves()
+        if any(game.empties[tg] for tg in game.space_targets):
+            seen += 1
+            with mock.patch.object(Game, "_space_sources", lambda self, targets: self.simple_sources):
+                assert game.legal_moves() == moves
+        if not moves or game.status(moves).outcome != "playing":
+            game = Game(game.rules, seed=game.seed + 1)
+            continue
+        game._step(moves[rnd.randrange(len(moves))])
+    waste = game.rules.groups["waste"].piles[0]
+    assert seen > 50 and game.space_takers
+    assert all(game.source_slot[waste] in takers and len(takers) < len(game.simple_sources) / 2
+               for _, takers in game.space_takers.values())
 
 
 def test_kinds_filed_alike_share_their_lists():

@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from kallisti.interpreter import rng as rng_module
 from kallisti.interpreter.rng import STREAM_DEAL, STREAM_STRATEGY, Rng
 from kallisti.interpreter.state import shuffled_order
 from kallisti.solver.strategies import make_strategy
@@ -107,6 +108,36 @@ def test_shuffle_is_a_permutation(size):
         Rng(seed).shuffle(items)
         assert sorted(items) == list(range(size))
         assert sorted(shuffled_order(size, seed)) == list(range(size))
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 10, 52, 104, 300])
+def test_shuffle_draws_as_below_draws_them(size, monkeypatch):
+    """The draws a shuffle makes all at once are those `below` makes one by one: the same order and the same state
+    after, for every seed; and where a draw might be refused (made to happen here by lowering the bound), the shuffle
+    is made one by one, refusals and all, with the same result."""
+    def one_by_one(rng, items):
+        for i in range(len(items) - 1, 0, -1):
+            j = rng.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    for seed in range(40):
+        for number in (0, 7):
+            fast, slow = Rng(seed, number), Rng(seed, number)
+            a, b = list(range(size)), list(range(size))
+            fast.shuffle(a)
+            one_by_one(slow, b)
+            assert a == b and fast.state == slow.state, (seed, number)
+    monkeypatch.setattr(rng_module, "REFUSED_FROM", 1 << 63)  # about every other draw is then taken one by one
+    taken = []
+    monkeypatch.setattr(Rng, "_shuffle_one_by_one", lambda self, items, old=Rng._shuffle_one_by_one: (
+        taken.append(len(items)), old(self, items)))
+    for seed in range(20):
+        fast, slow = Rng(seed), Rng(seed)
+        a, b = list(range(size)), list(range(size))
+        fast.shuffle(a)
+        one_by_one(slow, b)
+        assert a == b and fast.state == slow.state
+    assert len(taken) == 20 or size < 52  # the way one by one was taken (always, with that many draws)
 
 
 def test_shuffle_reaches_every_permutation_evenly():

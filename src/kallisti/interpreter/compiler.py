@@ -8,13 +8,13 @@ from kallisti.errors import Finding, KallistiError, Pos, did_you_mean
 from kallisti.grammar.expressions import (MAX_TOTALS, Attr, Bool, Call, ListLit, Name, Node, Num, Op, Quant, Str,
                                          and_parts, parse_expression)
 from kallisti.interpreter.expr_cost import CostModel, children
-from kallisti.interpreter.expr_runtime import SEQUENCE_TESTS, comparison, constant, metered, quantifier
+from kallisti.interpreter.expr_runtime import SEQUENCE_TESTS, comparison, constant, metered, pile_quantifier, quantifier
 from kallisti.interpreter.expr_types import (BOOL, BUILD_SCOPE, CARD, CARD_SCOPE, CARDS, COLOR, DECK, DISCARD_SCOPE,
                                             EMPTY_SCOPE, GROUP, HAND_SCOPE, HISTORY_NAMES, INT, INTS, MARK, MARKS, MOVE,
                                             MOVE_SCOPE, MOVES, PILE, PILE_STATE_SCOPE, PILES, PLACES, RANK, RESERVED,
                                             SEQUENCE_SCOPE, STATE_SCOPE, STR, SUIT, SUM_SLOTS, TAKE_SCOPE, Additive,
                                             Compiled, Ctx, RuleRuntimeError, with_article)
-from kallisti.interpreter.expr_vocabulary import SLOT_GETTERS, Vocabulary, totals_only_widen
+from kallisti.interpreter.expr_vocabulary import SLOT_GETTERS, Vocabulary, emptiness_read, totals_only_widen
 from kallisti.interpreter import shared_compiled
 from kallisti.interpreter.history import NO_MOVE
 from kallisti.interpreter.ranknames import WORDS as RANK_WORDS, rank_words
@@ -398,9 +398,11 @@ class Compiler(Vocabulary, CostModel):
                               or "use all, any, count or sum")
         self._check_variable(node, scope)
         it_fn, it_type = self._compile(node.iterable, scope)
+        named = None  # the group gone through, when named (its piles are fixed)
         if it_type == GROUP:
             groups = self.groups
             src = it_fn
+            named = getattr(src, "const", None)
             it_fn, it_type = (lambda c: groups[src(c)]), PILES
         if not it_type.startswith("list:"):
             raise self._error(node.iterable, "expr-type", f"cannot go through {with_article(it_type)}; a group, a pile's cards or a list is needed")
@@ -414,6 +416,9 @@ class Compiler(Vocabulary, CostModel):
         want = INT if node.func == "sum" else BOOL
         if body_type != want:
             raise self._error(node.body, "expr-type", f"the body of {node.func}() must be {with_article(want)}")
+        empty = emptiness_read(node) if named is not None and func in ("all", "any") else None
+        if empty is not None:  # `all(p in tableau: not p.empty)`: each pile's emptiness read off directly
+            return pile_quantifier(func, self.groups[named], empty), BOOL
         return quantifier(func, node.var, it_fn, body_fn), (BOOL if func in ("all", "any") else INT)
 
     def _check_variable(self, node: Quant, scope) -> None:

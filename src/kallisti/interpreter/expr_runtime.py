@@ -76,6 +76,26 @@ def quantifier(func: str, var: str, it_fn, body_fn):
     return total
 
 
+def pile_quantifier(func: str, piles, empty: bool):
+    """The closure of `all` or `any` over the piles of a named group whose body asks only whether its pile is empty
+    (`empty`) or not (`emptiness_read`): what `quantifier` makes of it, each pile's emptiness read off the state
+    rather than through the body's closures, the same piles gone through and counted on the meter."""
+    found = func == "any"  # what the quantifier says at the pile that settles it
+    settles_with_cards = found != empty  # whether that is the first pile with cards, else the first empty one
+
+    def judge(c):
+        held = c.state.piles
+        n = 0
+        for i in piles:
+            n += 1
+            if bool(held[i]) is settles_with_cards:
+                c.steps += n
+                return found
+        c.steps += n
+        return not found
+    return judge
+
+
 def _pairwise(test):
     """A sequence test over a list of cards: `test(lower, upper)` for every card and the one after it."""
     return lambda cards: all(test(cards[i], cards[i + 1]) for i in range(len(cards) - 1))

@@ -75,6 +75,8 @@ class Vocabulary:
                     starts = self.group_start
                     group_of = self.group_of
                     return (lambda c: obj_fn(c) - starts[group_of[obj_fn(c)]] + 1), INT
+                if isinstance(node.obj, Name) and node.obj.name in self._bound:  # `p.size` in `any(p in tableau: …)`
+                    return _bound_pile_attribute(name, fn, node.obj.name), typ
                 return (lambda c: fn(c.state, obj_fn(c))), typ
         elif obj_type == GROUP:
             self._uses.add("state")
@@ -95,7 +97,7 @@ class Vocabulary:
                 def group_empty(c):
                     piles, held = groups[obj_fn(c)], c.state.piles
                     c.steps += len(piles)
-                    return all(not held[i] for i in piles)
+                    return not any(map(held.__getitem__, piles))  # no pile has a card, asked at C speed
                 return group_empty, BOOL
             if name == "piles":
                 return (lambda c: list(metered(c, groups[obj_fn(c)]))), PILES
@@ -187,6 +189,18 @@ SLOT_GETTERS = {
 
 
 # The pile attributes that read only its shape: how many cards it holds, and how many of them lie face down.
+def emptiness_read(node: Quant) -> bool | None:
+    """Whether the body of a quantifier over piles asks only whether its pile is empty (`p.empty`: True) or has cards
+    (`not p.empty`: False); None for any other body."""
+    body, var = node.body, node.var
+    negated = isinstance(body, Op) and body.op == "op_not"
+    if negated:
+        body = body.args[0]
+    if isinstance(body, Attr) and body.name == "empty" and isinstance(body.obj, Name) and body.obj.name == var:
+        return not negated
+    return None
+
+
 _PILE_SHAPE = frozenset({"size", "empty", "face_up", "face_down"})
 
 _PILE_ATTRS = {
@@ -198,6 +212,18 @@ _PILE_ATTRS = {
     "cards": (lambda st, p: st.piles[p], CARDS),
     "index": (None, INT),
 }
+
+
+def _bound_pile_attribute(name: str, fn, var: str):
+    """The closure of an attribute of a quantifier's variable that goes through piles: the pile read straight from
+    the variable, and the commonest attributes straight off the state (a quantifier judges one a pile)."""
+    if name == "size":
+        return lambda c: len(c.state.piles[c.locals[var]])
+    if name == "empty":
+        return lambda c: not c.state.piles[c.locals[var]]
+    if name == "cards":
+        return lambda c: c.state.piles[c.locals[var]]
+    return lambda c: fn(c.state, c.locals[var])
 
 
 def _move_pile(which: str):

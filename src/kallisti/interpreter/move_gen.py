@@ -86,8 +86,10 @@ class MoveGeneration:
         spaces = self.open_spaces  # empty piles that take any card (never a source: a source has cards)
         checked, has_checked, kept_checked = self.checked, self.has_checked, self.kept_checked
         # The general targets that take simple sources' cards into their spaces and have a space now, with its spaces
-        space_targets = [(tg, self.empties[tg]) for tg, _, _ in self.general_by_count[1]
-                         if self.empties[tg]] if self.space_targets else None
+        # and its empty rule's verdicts kept by source and count (`space_counts`), read here without a call when the
+        # rule has no memo by the cards (`_into_spaces` reads that first)
+        space_targets = [(tg, self.empties[tg], self.space_counts[tg] if self.empty_memos[tg] is None else None)
+                         for tg, _, _ in self.general_by_count[1] if self.empties[tg]] if self.space_targets else None
         if not (spaces or has_checked or space_targets):
             # Then a simple source's only moves are to its `source_dests` list: skip the empty ones at C speed
             # (compress stops at the end of simple_sources, before the spare slot).
@@ -97,7 +99,11 @@ class MoveGeneration:
                     if d != src:
                         out.append(head + d)
         else:
-            for src, head, _ in self.simple_sources:
+            span = self.window_span
+            sources = self.simple_sources
+            if space_targets and not (spaces or has_checked):  # only the sources with somewhere to go (`_space_sources`)
+                sources = self._space_sources(space_targets)
+            for src, head, _ in sources:
                 # One card at a time, every target tabulated: a single index lookup per source
                 # (top_key holds the kind of the pile's face-up top card, or a negative marker).
                 k = top_key[src]
@@ -118,24 +124,31 @@ class MoveGeneration:
                             else:
                                 self._checked_targets(out, lst, src, 1, head)
                     if space_targets:
-                        for tg, empties in space_targets:
-                            self._into_spaces(out, tg, empties, src, 1, head)
+                        key = src * span + 1
+                        for tg, empties, kept in space_targets:
+                            ok = kept.get(key) if kept is not None else None
+                            if ok:
+                                for d in empties:
+                                    out.append(head + d)
+                            elif ok is None:  # not kept yet, or judged another way
+                                self._into_spaces(out, tg, empties, src, 1, head)
         runs = self.runs
         only_dests = not (spaces or has_checked)  # the common case: each run's kind's `dests` list, nothing else
+        idle = None  # whether runs' general targets add nothing here (`_targets_idle`), asked at the first that has some
         append = out.append
         for src, limit, seq, counts, kept in self.run_plan:
             found = runs[src]
             if found is None:
-                failures = self.failures
-                found = self._runs(src, limit, seq, counts)
-                if kept and failures == self.failures:  # a rule that failed is judged again, its failure noted again
-                    runs[src] = found
+                found = self._kept_runs(src, limit, seq, counts) if kept else self._runs(src, limit, seq, counts)
             if only_dests:
                 mark = len(out)
                 for head, k, n, targets in found:
-                    if targets:  # a run with general targets: this source's runs are listed in full, below
-                        del out[mark:]
-                        break
+                    if targets:  # a run with general targets: this source's runs are listed in full, below, unless idle
+                        if idle is None:
+                            idle = self._targets_idle()
+                        if not idle:
+                            del out[mark:]
+                            break
                     lst = dests[k]
                     if lst:
                         for d in lst:
@@ -161,12 +174,26 @@ class MoveGeneration:
                             self._checked_targets(out, lst, src, n, head)
                 if not targets:
                     continue
-                self._space_targets(out, targets, src, n, head)
+                if idle is None:
+                    idle = self._targets_idle()
+                if not idle:
+                    self._space_targets(out, targets, src, n, head)
         if self.discard_sources:
             self._discard_moves(out)
         if self.reach_sources:
             self._reach_moves(out)
         return out
+
+    def _targets_idle(self) -> bool:
+        """Whether the general targets take cards into spaces alone and none of them has a space now: a run's general
+        targets then add no move (and judge nothing), so runs are listed as if they had none."""
+        groups, empties = self.space_only_targets, self.empties
+        if groups is None:
+            return False
+        for tg in groups:
+            if empties[tg]:
+                return False
+        return True
 
     def _space_targets(self, out, targets, src: int, n: int, head: int) -> None:
         """The moves of the top n cards of pile src to `targets`, the general targets a run of n cards may go to (as
@@ -178,7 +205,10 @@ class MoveGeneration:
             if takes_spaces:
                 empties = self.empties[tg]
                 if empties:
-                    self._into_spaces(out, tg, empties, src, n, head)
+                    kept = self.space_counts[tg] if self.empty_memos[tg] is None else None  # `_into_spaces`, inline
+                    ok = kept.get(src * self.window_span + n) if kept is not None else None
+                    if ok is None or ok:
+                        self._into_spaces(out, tg, empties, src, n, head)
 
     def _into_spaces(self, out, tg: int, empties, src: int, n: int, head: int) -> None:
         """The moves of the top n cards of pile src into `empties`, the spaces of general target tg: judged by

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from itertools import compress
+
 from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, judges_cards_alone, reads_only,
                                             reads_only_its_pile, window_sums)
 
 NOT_INDEXED = -2  # index key of a pile whose top is face down: it accepts no card
+# Piles whose runs `run_memo` keeps before it is emptied and refilled: each is a pile's cards and a list of runs, a
+# few hundred bytes, kept for the life of the ruleset (random playouts of 20 deals of Spider see ~2,200 piles).
+RUNS_KEPT = 1 << 14
 
 
 class MoveIndex:
@@ -23,7 +28,7 @@ class MoveIndex:
                      "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts",
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
-                     "space_targets")
+                     "space_targets", "space_only_targets", "run_memo", "space_takers")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -87,6 +92,10 @@ class MoveIndex:
                            for gi in range(len(groups))]
         self.general_targets = [(tg, self.onto[tg] is None, self.empty_ok[tg] is None) for tg in targets
                                 if self.onto[tg] is None or self.empty_ok[tg] is None]
+        # The general targets' groups when every one takes cards into spaces alone (its build rule is tabulated), else
+        # None: while none of them has a space, `_all_moves` passes over every run's general targets.
+        self.space_only_targets = None if any(builds for _, builds, _ in self.general_targets) else \
+            tuple(tg for tg, _, takes in self.general_targets if takes)
         self.flip = [groups[self.gindex[p]].flip for p in range(self.P)]
         simple = self._simple_sources()
         # (pile, move number less the destination, place in the list: see `source_dests`)
@@ -158,6 +167,10 @@ class MoveIndex:
         self.run_plan = [(p, limit, seq, counts, (seq is None or seq.pair_table is not None or reads_only_its_pile(rules, seq))
                           and (counts is not False or reads_only_its_pile(rules, groups[self.gindex[p]].take)))
                          for p, limit, seq, counts in self.run_sources]
+        # Those runs kept from one position to the next, and by every game of the ruleset, by the pile, its cards and
+        # its face-down cards (`_kept_runs`): a pile's cards come back again and again (a card moved off and back).
+        self.run_memo = {}
+        self.space_takers: dict = {}  # per space target, the simple sources its spaces may take from (`_space_sources`)
         # Per group, whether its build rule, and its empty rule, is blind to the destination (`blind_to_destination`):
         # judged once for every pile of the group a run may go to, not pile by pile.
         self.blind_build = [blind_to_destination(rules, g.build) for g in groups]
@@ -368,6 +381,46 @@ class MoveIndex:
         for p in range(self.P):
             top_key[p] = None
             self._refresh(p)
+
+    def _kept_runs(self, src: int, limit: int, seq, counts) -> list[tuple]:
+        """`_runs` of a source whose runs are a function of its own cards (`run_plan`), kept for it until it changes
+        (`runs`) and, when `run_memo` is on, by its cards and its face-down cards for any later position where it holds
+        them again. A rule that failed is judged again, its failure noted again: those runs are not kept."""
+        memo = self.run_memo
+        if memo is not None:
+            key = (src, self.down[src], self.cards_key(self.piles[src]))
+            found = memo.get(key)
+            if found is not None:
+                self.runs[src] = found
+                return found
+        failures = self.failures
+        found = self._runs(src, limit, seq, counts)
+        if failures == self.failures:
+            self.runs[src] = found
+            if memo is not None:
+                if len(memo) >= RUNS_KEPT:
+                    memo.clear()
+                memo[key] = found
+        return found
+
+    def _space_sources(self, space_targets):
+        """The simple sources `_all_moves` goes through when the only targets beyond the `dests` lists are the spaces
+        of `space_targets` (no open space, no pile filed in `checked`): in their order, those with a `dests` list to go
+        to and those the spaces may take a card from, the others listing nothing. A space target's verdicts kept by
+        source (`space_counts`) tell which sources its spaces refuse: the rest are kept in `space_takers`, worked out
+        again when a verdict was added. Every source when a target keeps no verdicts by source."""
+        takers, span, sources = self.space_takers, self.window_span, self.simple_sources
+        chosen = list(map(bool, self.source_dests))
+        for tg, _, kept in space_targets:
+            if kept is None:
+                return sources
+            known = takers.get(tg)
+            # Verdicts are only added (or all forgotten, past MEMO_LIMIT), and a kept refusal is the rule's for good.
+            if known is None or known[0] != len(kept):
+                known = takers[tg] = (len(kept), [i for src, _, i in sources if kept.get(src * span + 1) is not False])
+            for i in known[1]:
+                chosen[i] = True
+        return compress(sources, chosen)
 
     def _count_table(self, gi: int):
         """The take rule's count table, or None when every count up to the maximum is allowed."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from operator import mod
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -52,7 +53,22 @@ class Rng:
                 return x % n
 
     def shuffle(self, items: list) -> None:
-        """Fisher–Yates, in place: `below(i + 1)` for each i from the last down to 1, written out (a deal's cost)."""
+        """Fisher–Yates, in place: `below(i + 1)` for each i from the last down to 1 (a deal's cost). The draws are
+        made all at once (`_draws`), and each card's place taken from them, unless one of them is high enough that
+        `below` might refuse it (a chance below one in 2^56): then one by one, as `below` makes them."""
+        size = len(items)
+        if size < 2:
+            return
+        draws = _draws(self.state, size - 1)
+        if max(draws) >= REFUSED_FROM - size:  # `below(n)` refuses only draws of 2^64 - n or more
+            self._shuffle_one_by_one(items)
+            return
+        for i, j in zip(range(size - 1, 0, -1), map(mod, draws, range(size, 1, -1))):
+            items[i], items[j] = items[j], items[i]
+        self.state = (self.state + (size - 1) * GOLDEN) & MASK
+
+    def _shuffle_one_by_one(self, items: list) -> None:
+        """`shuffle`, each draw made as `below` makes it, the ones it refuses drawn again."""
         state = self.state
         limits = _limits(len(items))
         for i in range(len(items) - 1, 0, -1):
@@ -68,6 +84,28 @@ class Rng:
             j = x % n
             items[i], items[j] = items[j], items[i]
         self.state = state
+
+
+REFUSED_FROM = 1 << 64  # `shuffle` draws one by one where a draw reaches this less the count of items (tests lower it)
+_LANES: dict[int, tuple] = {}  # per count of draws k, see `_draws`
+
+
+def _draws(state: int, k: int) -> list[int]:
+    """The next k outputs of the generator from `state` (as `next64` makes them, without moving it), worked out all at
+    once: k 128-bit lanes of one integer, each holding one draw's state (state + j * GOLDEN), mixed together by
+    `_mix`'s steps, each lane cut back to 64 bits before it is shifted into or multiplied (so no lane spills into
+    the next): a few operations on one long integer rather than a dozen per draw."""
+    lanes = _LANES.get(k)
+    if lanes is None:
+        ones = int.from_bytes(b"".join((1).to_bytes(16, "little") for _ in range(k)), "little")
+        steps = int.from_bytes(b"".join((j + 1).to_bytes(16, "little") for j in range(k)), "little")
+        lanes = _LANES[k] = (ones, steps * GOLDEN, ones * MASK)
+    ones, steps, masks = lanes
+    z = (state * ones + steps) & masks
+    z = ((z ^ (z >> 30)) & masks) * 0xBF58476D1CE4E5B9 & masks
+    z = ((z ^ (z >> 27)) & masks) * 0x94D049BB133111EB & masks
+    z = (z ^ (z >> 31)) & masks
+    return memoryview(z.to_bytes(16 * k, "little")).cast("Q")[::2].tolist()
 
 
 _LIMITS: list[int] = [0]  # _LIMITS[n]: the rejection bound of `below(n)`, 2^64 less 2^64 mod n

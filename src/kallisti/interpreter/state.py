@@ -58,7 +58,7 @@ class Dealer:
             return None
         ctx = self.ctx
         ctx.card = card
-        if not divert.when(ctx):
+        if not (divert.when(ctx) if divert.table is None else divert.table[card]):
             return None
         target = self.rules.groups[divert.to]
         st = self.st
@@ -98,20 +98,11 @@ class Dealer:
         out, a strict deal (the opening) is an error; a redeal just stops.
         """
         st = self.st
+        divert = group.divert
+        kept = divert.table if divert is not None else None  # which cards it diverts, when that is known by the card
         for row in group.deal:
             for p, face in zip(group.piles, row_faces(group, row)):
                 if face is None:
-                    continue
-                if group.divert is None:  # nothing to divert: `place` without its look for a target
-                    card = next_card()
-                    if card is None:
-                        if strict:
-                            raise self._short(group)
-                        return
-                    pile = st.piles[p]
-                    pile.append(card)
-                    if face == "down" and st.down[p] == len(pile) - 1:
-                        st.down[p] += 1
                     continue
                 while True:
                     card = next_card()
@@ -119,6 +110,13 @@ class Dealer:
                         if strict:
                             raise self._short(group)
                         return
+                    if divert is None or kept is not None and not kept[card]:
+                        # not diverted: `place` without its look for a target
+                        pile = st.piles[p]
+                        pile.append(card)
+                        if face == "down" and st.down[p] == len(pile) - 1:
+                            st.down[p] += 1
+                        break
                     if self.place(group, card, p, face) == p:
                         break
 

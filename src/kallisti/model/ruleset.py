@@ -119,6 +119,8 @@ class Divert:
 
     when: object
     to: str
+    # Per card id, whether `when` holds, when it reads nothing but the card (`card.rank == first`); else None
+    table: bytes | None = None
 
 
 # Proofs that the game can never be won. A ruleset file with one is an error; a rule change made
@@ -236,7 +238,8 @@ class Ruleset:
             if "divert" in g:
                 self._check_group_name(data, g["divert"]["to"], ("piles", name, "divert", "to"), findings, at)
                 when = self._compile_or_note(g["divert"]["when"], at("piles", name, "divert", "when"), C.CARD_SCOPE, findings)
-                divert = Divert(when, g["divert"]["to"])
+                divert = Divert(when, g["divert"]["to"], when and self._card_table(g["divert"]["when"],
+                                                                       at("piles", name, "divert", "when")))
             if "refill" in g:
                 refill = dict(g["refill"])
                 self._check_group_name(data, refill["from"], ("piles", name, "refill", "from"), findings, at)
@@ -347,6 +350,21 @@ class Ruleset:
         if self.modifiers and not any(f.severity == "error" for f in findings + found):
             found += overlay_findings(self, at)
         return found + semantic_findings(self, at) + says_findings(self.deck, said)
+
+    def _card_table(self, text, pos) -> bytes | None:
+        """Per card id, whether a condition of a card (compiled before in CARD_SCOPE) holds for it, when it reads
+        nothing but the card; None when it reads the position too, or fails for some card."""
+        compiled = self.compiler.compile(text, pos, C.CARD_SCOPE, C.BOOL)
+        if not compiled.uses <= {"card"}:
+            return None
+        ctx, verdicts = C.Ctx(), bytearray(self.deck.size)
+        try:
+            for c in range(self.deck.size):
+                ctx.card = c
+                verdicts[c] = bool(compiled.fn(ctx))
+        except C.RuleRuntimeError:
+            return None
+        return bytes(verdicts)
 
     def _compile_or_note(self, text, pos, scope, findings, want=C.BOOL):
         """A compiled expression's function, or None with its findings noted."""

@@ -137,3 +137,17 @@ def test_kinds_filed_alike_share_their_lists():
     forty = Game(load_ruleset("forty-thieves"), seed=1)
     assert forty.class_count == forty.deck.kinds
     assert len({id(lst) for lst in forty.dests}) == forty.deck.kinds
+
+
+def test_the_runs_kept_by_a_piles_cards_are_bounded_and_forgetting_them_changes_no_move(monkeypatch):
+    from kallisti.interpreter import move_index
+
+    name = "rouge-et-noir-whole-piles"
+    kept = Game(load_ruleset(name), seed=2)
+    moves = kept.playout(random.Random(2).randrange, 300)
+    assert len(kept.run_memo) > 5
+    monkeypatch.setattr(move_index, "MAX_RUNS_MEMO", 5)
+    bounded = Game(load_ruleset(name), seed=2)  # a ruleset of its own: its memo starts empty
+    assert bounded.playout(random.Random(2).randrange, 300) == moves
+    assert 0 < len(bounded.run_memo) <= 5
+    assert bounded.state.key() == kept.state.key()

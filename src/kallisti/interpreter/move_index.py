@@ -10,7 +10,7 @@ from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, j
 NOT_INDEXED = -2  # index key of a pile whose top is face down: it accepts no card
 # Piles whose runs `run_memo` keeps before it is emptied and refilled: each is a pile's cards and a list of runs, a
 # few hundred bytes, kept for the life of the ruleset (random playouts of 20 deals of Spider see ~2,200 piles).
-RUNS_KEPT = 1 << 14
+MAX_RUNS_MEMO = 1 << 13
 
 
 class MoveIndex:
@@ -398,7 +398,7 @@ class MoveIndex:
         if failures == self.failures:
             self.runs[src] = found
             if memo is not None:
-                if len(memo) >= RUNS_KEPT:
+                if len(memo) >= MAX_RUNS_MEMO:
                     memo.clear()
                 memo[key] = found
         return found

@@ -402,7 +402,7 @@ class Compiler(Vocabulary, CostModel):
         if it_type == GROUP:
             groups = self.groups
             src = it_fn
-            named = getattr(src, "const", None)
+            named = src.const if hasattr(src, "const") else None
             it_fn, it_type = (lambda c: groups[src(c)]), PILES
         if not it_type.startswith("list:"):
             raise self._error(node.iterable, "expr-type", f"cannot go through {with_article(it_type)}; a group, a pile's cards or a list is needed")

@@ -4,10 +4,12 @@ cards listed by one index lookup beside groups that take cards into spaces judge
 (`SIMPLE_BESIDE_SPACE_TARGETS`: their spaces looked at only while one is empty), verdicts read off
 kept memos (`kept_checked`), a take rule's verdicts kept by the pile's shape (`take_shapes`), compulsory and
 automatic moves matched only where the move's number allows (`compulsory_masks`, `step_auto_masks`), runs' general
-targets passed over while those that take cards into spaces alone have none (`space_only_targets`), only the
+targets passed over while those that take cards into spaces alone have none that the clauses their empty rule runs
+first, reading nothing of the move, leave open (`space_only_targets`, `space_gates`), only the
 sources some space may take from gone through beside those spaces (`_space_sources`), a pile's runs
-kept by its cards for every later position where it holds them (`run_memo`), and kinds of card that every pile files
-alike sharing their index lists (`SHARE_KIND_LISTS`).
+kept by its cards for every later position where it holds them (`run_memo`), kinds of card that every pile files
+alike sharing their index lists (`SHARE_KIND_LISTS`), and the checked lists of a simple source whose card every rule
+filed there refuses (`refuses_single`).
 
 A game with every shortcut and a twin with none are stepped through the same random moves, with steps taken back
 (the order of the legal moves follows the history of the move indexes); each position must list the same moves in
@@ -37,6 +39,7 @@ def general_twin(name: str, seed: int) -> Game:
     twin.take_shapes = [None] * len(twin.take_shapes)
     twin.compulsory_masks = twin.step_auto_masks = None
     twin.space_only_targets = twin.run_memo = None
+    twin.refuses_single = [False] * twin.P  # every simple source's checked lists read
     return twin
 
 
@@ -89,6 +92,12 @@ def test_the_shortcuts_are_taken_where_they_are_there_for():
     assert here and all(runs == rouge._runs(src, *plan[src]) for src, runs in here)
     emperor = Game(load_ruleset("emperor"), seed=1)
     assert emperor.kept_checked  # one card at a time, and none from another foundation
+    foundations = emperor.rules.groups["foundation"].piles
+    assert [emperor.refuses_single[p] for p in range(emperor.P)] == [p in foundations for p in range(emperor.P)]
+    milligan = Game(load_ruleset("miss-milligan"), seed=1)  # a reserve that takes a build into its one space
+    assert milligan.space_only_targets
+    reserve = list(milligan.rules.groups).index("reserve")  # closed while the stock has cards, whatever the move
+    assert [clause.text for clause in milligan.space_gates[reserve]] == ["stock.empty"]
     assert emperor.take_shapes[list(emperor.rules.groups).index("tableau")] is not None
     congress = Game(load_ruleset("congress"), seed=1)
     pairs, *_ = congress.compulsory_masks  # only the waste's moves to the tableau may be compulsory
@@ -151,3 +160,18 @@ def test_the_runs_kept_by_a_piles_cards_are_bounded_and_forgetting_them_changes_
     assert bounded.playout(random.Random(2).randrange, 300) == moves
     assert 0 < len(bounded.run_memo) <= 5
     assert bounded.state.key() == kept.state.key()
+
+
+@pytest.mark.parametrize("name", ["harp", "emperor", "miss-milligan"])
+def test_the_runs_kept_are_the_runs_of_the_pile_as_it_is(name):
+    """The runs a pile may give up, kept until it changes (through a playout's moves, deals and redeals, which keep
+    those of the piles they leave as they were), are those `_runs` finds in the position reached."""
+    for seed in (1, 2):
+        game, rnd = Game(load_ruleset(name), seed=seed), random.Random(seed)
+        for _ in range(600):
+            for src, limit, seq, counts, kept in game.run_plan:
+                if game.runs[src] is not None:
+                    assert game.runs[src] == game._runs(src, limit, seq, counts), (name, seed, src)
+            if not game.playout(rnd.randrange, 1):  # one move at a time
+                break
+        assert sum(game.state.redeals.values()) or name != "harp"

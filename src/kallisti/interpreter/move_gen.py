@@ -85,6 +85,10 @@ class MoveGeneration:
         top_key = self.top_key
         spaces = self.open_spaces  # empty piles that take any card (never a source: a source has cards)
         checked, has_checked, kept_checked = self.checked, self.has_checked, self.kept_checked
+        # Where every rule filed in `checked` keeps its verdicts by source and count (`kept_checked`), a checked pile's
+        # verdict is read off its memo, inline (a pile not judged yet is judged by `_checked_targets`, as ever).
+        span, piles, build_memos, space_memos = self.window_span, self.piles, self.build_memo_of, self.space_memo_of
+        refuses = self.refuses_single  # simple sources whose card every rule filed in `checked` refuses
         # The general targets that take simple sources' cards into their spaces and have a space now, with its spaces
         # and its empty rule's verdicts kept by source and count (`space_counts`), read here without a call when the
         # rule has no memo by the cards (`_into_spaces` reads that first)
@@ -118,9 +122,16 @@ class MoveGeneration:
                             out.append(head + d)
                     if has_checked:
                         lst = checked[k]
-                        if lst:
-                            if kept_checked:
-                                self._kept_checked(out, lst, src, 1, head)
+                        if lst and not refuses[src]:
+                            if kept_checked:  # each pile's kept verdict read off (a pile not judged yet is judged)
+                                key = src * span + 1
+                                for d in lst:
+                                    if d != src:
+                                        ok = (build_memos[d] if piles[d] else space_memos[d]).get(key)
+                                        if ok:
+                                            out.append(head + d)
+                                        elif ok is None:
+                                            self._checked_targets(out, (d,), src, 1, head)
                             else:
                                 self._checked_targets(out, lst, src, 1, head)
                     if space_targets:
@@ -168,8 +179,15 @@ class MoveGeneration:
                 if has_checked:
                     lst = checked[k]
                     if lst:
-                        if kept_checked:
-                            self._kept_checked(out, lst, src, n, head)
+                        if kept_checked:  # as for the simple sources above
+                            key = src * span + n
+                            for d in lst:
+                                if d != src:
+                                    ok = (build_memos[d] if piles[d] else space_memos[d]).get(key)
+                                    if ok:
+                                        append(head + d)
+                                    elif ok is None:
+                                        self._checked_targets(out, (d,), src, n, head)
                         else:
                             self._checked_targets(out, lst, src, n, head)
                 if not targets:
@@ -185,13 +203,14 @@ class MoveGeneration:
         return out
 
     def _targets_idle(self) -> bool:
-        """Whether the general targets take cards into spaces alone and none of them has a space now: a run's general
-        targets then add no move (and judge nothing), so runs are listed as if they had none."""
+        """Whether the general targets take cards into spaces alone and none of them has a space open now (`_space_open`:
+        its empty rule may close every space in a position): a run's general targets then add no move (and judge
+        nothing), so runs are listed as if they had none."""
         groups, empties = self.space_only_targets, self.empties
         if groups is None:
             return False
         for tg in groups:
-            if empties[tg]:
+            if empties[tg] and self._space_open(tg):
                 return False
         return True
 
@@ -321,19 +340,6 @@ class MoveGeneration:
                 memo.clear()
             memo[key] = ok
         return ok
-
-    def _kept_checked(self, out, piles, src, n, head) -> None:
-        """`_checked_targets` where every rule filed in `checked` keeps its verdicts by source and count
-        (`kept_checked`): read off those memos, each pile whose verdict is not kept yet judged as ever."""
-        key = src * self.window_span + n
-        st_piles, builds, spaces = self.piles, self.build_memo_of, self.space_memo_of
-        for d in piles:
-            if d != src:
-                ok = (builds[d] if st_piles[d] else spaces[d]).get(key)
-                if ok:
-                    out.append(head + d)
-                elif ok is None:
-                    self._checked_targets(out, (d,), src, n, head)
 
     def _checked_targets(self, out, piles, src, n, head) -> None:
         """Moves onto piles whose tables passed the card: their remaining clauses decide. A rule blind to the
@@ -500,7 +506,7 @@ class MoveGeneration:
             return False
         if g.redeals > 0 and self.state.redeals[g.name] >= g.redeals:
             return False
-        if not any(self.state.sizes[name] for name in spec.gather):
+        if not any(map(self.state.sizes.__getitem__, spec.gather)):  # at C speed: it runs at every listing
             return False
         ctx = self.ctx
         ctx.pile = s

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import compress, takewhile
 
+from kallisti.interpreter.expr_types import RuleRuntimeError
 from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, judges_cards_alone, reads_only,
                                             reads_only_its_pile, window_sums)
 
@@ -28,7 +29,8 @@ class MoveIndex:
                      "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts",
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
-                     "space_targets", "space_only_targets", "run_memo", "space_takers")
+                     "space_targets", "space_only_targets", "run_memo", "space_takers", "refuses_single",
+                     "space_gates")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -188,11 +190,17 @@ class MoveIndex:
         self.space_counts = [{} if reads_only(rules, g.empty, {"count", "source"}, {"source"}) else None for g in groups]
         self.take_cards = [{} if reads_only(rules, g.take, {"card", "count"}, set()) else None for g in groups]
         # Whether every pile filed in `checked` is judged by such a kept verdict, as a pile with cards (its build rule)
-        # or as a space (its empty rule): then `_kept_checked` reads them off, pile by pile (per pile, its memos).
+        # or as a space (its empty rule): then `_all_moves` reads them off, pile by pile (per pile, its memos).
         self.kept_checked = all(self.build_counts[tg] is not None or not (self.build_residual[tg] and self.onto[tg])
                                 for tg in targets) and \
             all(self.space_counts[tg] is not None or not (self.space_residual[tg] and self.space_kinds[tg])
                 for tg in targets)
+        self.refuses_single = self._refuses_single(targets)
+        # Per group, the clauses its empty rule runs first (it has no table) that read nothing of the move, only the
+        # position (`stock.empty`): they refuse every move into its spaces in a position, or none.
+        self.space_gates = [() if g.empty.card_table is not None or g.empty.pair_table is not None else
+                            tuple(takewhile(lambda clause: not clause.uses - {"state"}, g.empty.residual))
+                            for g in groups]
         self.build_memo_of = [self.build_counts[gi] for gi in self.gindex]
         self.space_memo_of = [self.space_counts[gi] for gi in self.gindex]
         # And its take rule's when it reads the count and the shape of the pile the cards leave alone (`count == 1 or
@@ -381,6 +389,35 @@ class MoveIndex:
         for p in range(self.P):
             top_key[p] = None
             self._refresh(p)
+
+    def _refuses_single(self, targets) -> list[bool]:
+        """Per pile, whether every rule filed in `checked` refuses one card from it, whatever the card and wherever it
+        would go: those rules then keep verdicts by source and count alone (`kept_checked`), judged here once for each
+        pile, so that `_all_moves` passes over the checked lists of a simple source they all refuse (a foundation's
+        card, which no other foundation takes) rather than reading the same refusals off pile by pile. False for every
+        pile otherwise, and for a pile where a rule fails (judged as ever, its failure noted then)."""
+        if not self.kept_checked:
+            return [False] * self.P
+        groups, ctx = self.group_list, self.ctx
+        rules = [groups[tg].build for tg in targets if self.build_residual[tg] and self.onto[tg]] + \
+            [groups[tg].empty for tg in targets if self.space_residual[tg] and self.space_kinds[tg]]
+        refused = []
+        for p in range(self.P):
+            ctx.count, ctx.source = 1, p
+            try:
+                refused.append(not any(rule.residual_allows(ctx) for rule in rules))
+            except RuleRuntimeError:
+                refused.append(False)
+        return refused
+
+    def _space_open(self, tg: int) -> bool:
+        """Whether a space of group tg may take a card in this position: the clauses its empty rule runs first that
+        read nothing of the move (`space_gates`) hold (Miss Milligan's reserve takes cards once the stock is dealt
+        out). A clause that fails leaves it open: the moves are judged as ever, and the failure noted each time."""
+        try:
+            return all(clause.holds(self.ctx) for clause in self.space_gates[tg])
+        except RuleRuntimeError:
+            return True
 
     def _kept_runs(self, src: int, limit: int, seq, counts) -> list[tuple]:
         """`_runs` of a source whose runs are a function of its own cards (`run_plan`), kept for it until it changes

@@ -179,7 +179,14 @@ class MoveApplication:
             self.dealer.deal_rows(self.rules.groups[name], next_card, strict=False)
         st.down[s] = min(st.down[s], len(stock))
         recount(self.rules, st)
+        runs = self.runs[:]
         self._reindex()
+        # The runs of the piles the redeal neither gathered nor dealt to are as they were (`_reindex` forgot them).
+        groups = self.rules.groups
+        moved = {s}.union(*(groups[name].piles for name in spec.gather), *(groups[name].piles for name in spec.deal))
+        for p, found in enumerate(runs):
+            if found is not None and p not in moved:
+                self.runs[p] = found
         self.moves_played += 1
         return (self.P + s, snapshot)
 

@@ -27,6 +27,12 @@ class Playout:
         # After a card move that changes no group size the win reads (when that is all it reads), it is as it was.
         sizes_only, sees, refill_of = rules.win_sizes is not None, self.win_sees, self.refill_of
         card_moves, windows = self._card_moves, self.discard_base
+        piles, down, sizes, flip, refresh = self.piles, self.down, self.state.sizes, self.flip, self._refiler()
+        # Moves made inline, as `apply` makes them, but not while the game keeps its trail of the moves made (its own
+        # `apply` notes them); deals among them only where no card is diverted (`plain_deals`), one card a pile.
+        inline, gname, top_key = self.trail is None, self.gname, self.top_key
+        deals = {s: (to, sees_deal) for s, (to, sees_deal, _) in self.plain_deals.items()
+                 if inline and len(set(to)) == len(to)}
         check = True
         while made < cap:
             if check and win(ctx):
@@ -44,14 +50,78 @@ class Playout:
                 self.play(m)
                 listed, self.relisted = self.relisted, None
             else:
-                self.apply(m)
-                parts = card_moves.get(m) if m < windows else None  # decoded by `apply` if a card move
-                if parts is None or not sizes_only or refill_of[parts[1]] is not None:
-                    check = True
-                else:
-                    check = parts[3] is not None and (sees[parts[1]] or sees[parts[2]])
+                parts = card_moves.get(m) if m < windows else None  # a card move made before: decoded
+                if m in deals:  # as `_deal_from` deals it: each pile re-filed after its card (one card each)
+                    stock, gs = piles[m], gname[m]
+                    to, check = deals[m]  # whether the win may read a size it changes
+                    for d in to:
+                        if not stock:
+                            break
+                        piles[d].append(stock.pop())
+                        sizes[gs] -= 1
+                        sizes[gname[d]] += 1
+                        refresh(d)
+                    if down[m] > len(stock):
+                        down[m] = len(stock)
+                    if not (stock and top_key[m] == NOT_INDEXED and len(stock) == down[m]):
+                        refresh(m)  # unless its top was face down and still is: nothing to re-file then
+                    self.moves_played += 1
+                elif parts is None or refill_of[parts[1]] is not None or not inline:
+                    self.apply(m)
+                    parts = card_moves.get(m) if m < windows else None  # decoded by `apply` if a card move
+                    check = parts is None or not sizes_only or refill_of[parts[1]] is not None or \
+                        parts[3] is not None and (sees[parts[1]] or sees[parts[2]])
+                else:  # as `apply` makes it, without the undo record a playout never reads
+                    n, src, dst, gs, gd = parts
+                    pile = piles[src]
+                    if n == 1:
+                        piles[dst].append(pile.pop())
+                    else:
+                        piles[dst].extend(pile[-n:])
+                        del pile[-n:]
+                    if down[src] and down[src] == len(pile) and flip[src]:
+                        down[src] -= 1
+                    if gs is not None:
+                        sizes[gs] -= n
+                        sizes[gd] += n
+                    refresh(src)
+                    refresh(dst)
+                    self.moves_played += 1
+                    check = not sizes_only or gs is not None and (sees[src] or sees[dst])
             made += 1
         return made
+
+    def _refiler(self):
+        """`_refresh`, for a playout: written out where a pile's top is face up before and after (its runs forgotten,
+        the pile moved to its new top's lists), unless piles of hands are re-filed here (`any_hand`). The playout
+        re-files piles unseen by `dirty`, so the key makers that read it start afresh (`key_owner`)."""
+        refresh = self._refresh
+        if self.any_hand:
+            return refresh
+        self.key_owner = None
+        piles, down, kind, top_key, runs = self.piles, self.down, self.kind, self.top_key, self.runs
+        dests, source_dests, slot = self.dests, self.source_dests, self.source_slot
+        build_lists, filed_under = self.build_lists, self.filed_under
+
+        def refile(p: int) -> None:
+            """Re-file pile p as `_refresh(p)` does."""
+            runs[p] = None
+            pile = piles[p]
+            if pile and len(pile) > down[p]:
+                key, old = kind[pile[-1]], top_key[p]
+                if key == old:
+                    return
+                if old >= 0:  # one face-up top for another
+                    top_key[p] = key
+                    source_dests[slot[p]] = dests[key]
+                    lists, takes = build_lists[p], filed_under[p]
+                    for k in takes[old]:
+                        lists[k].remove(p)
+                    for k in takes[key]:
+                        lists[k].append(p)
+                    return
+            refresh(p)
+        return refile
 
     def _plain_playout(self, choose, cap: int, blocked: bool = False) -> int:
         """`playout` for rulesets of plain moves (see `plain_moves`) with no automatic moves after each move: the same

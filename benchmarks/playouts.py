@@ -11,6 +11,9 @@ of the rounds with the min and max. The ratio beside it is the median of the per
 timed beside it deal by deal (Forty Thieves' deal i just before the game's deal i, for every game), which holds up
 when the machine's speed drifts within a round.
 
+For every game below a third of Forty Thieves' rate, a last table says where its time goes: the deal's set-up a deal
+(shuffle, deal, filing every pile), play a move, moves a deal, and the ratio play alone would give.
+
 Part two: `kallisti simulate forty-thieves --strategy random` (the `simulate` function it calls, played in this
 process) over seeds 1..N, against the engine's loop making the same moves: `Game(rules, seed=s).playout` with the
 strategy's own random stream (`Rng(s, 0, STREAM_STRATEGY).below`) and the same cap. Both count the player moves
@@ -129,6 +132,9 @@ def measure(names: list[str], deals: int, rounds: int, cap: int, simulate_deals:
         slowest = min(others, key=lambda n: statistics.median(ratios[n]))
         print(f"  slowest beside Forty Thieves: {slowest}, x{statistics.median(ratios[slowest]):.2f}")
     figures = {"ratios": {n: statistics.median(ratios[n]) for n in others}, "simulate": None}
+    below = [n for n in others if figures["ratios"][n] < 1 / 3]
+    if below:
+        split_costs([REFERENCE, *below], rules, deals, cap)
     if simulate_deals:
         forty = rules[REFERENCE]
         sim, loop, ratio = [], [], []
@@ -149,6 +155,30 @@ def measure(names: list[str], deals: int, rounds: int, cap: int, simulate_deals:
         print(f"  ratio        {spread(ratio, '.2f')}  (simulate / engine loop)")
         figures["simulate"] = statistics.median(ratio)
     return figures
+
+
+def split_costs(names: list[str], rules: dict, deals: int, cap: int) -> None:
+    """Print where a playout's time goes for each game: dealing (`Game(...)`: the shuffle, the deal, filing every
+    pile) and playing, per deal and per move, one pass over the deals; a game whose random player is stuck after a
+    few dozen moves spends much of a deal's time dealing it."""
+    print("Where the time goes (one pass): the deal's set-up a deal, play a move, moves a deal; the ratio play alone "
+          "would give")
+    clock = time.process_time
+    play_rate = {}
+    for name in names:
+        setup = play = 0.0
+        moves = 0
+        for seed in range(1, deals + 1):
+            start = clock()
+            game = Game(rules[name], seed=seed)
+            middle = clock()
+            moves += game.playout(random.Random(seed).randrange, cap)
+            setup += middle - start
+            play += clock() - middle
+        play_rate[name] = moves / play if play else 0.0
+        alone = play_rate[name] / play_rate[REFERENCE] if play_rate[REFERENCE] else 0.0
+        print(f"  {name:26} set-up {1e6 * setup / deals:7.0f} us a deal   play {1e6 * play / max(moves, 1):6.2f} us a move"
+              f"   {moves / deals:6.0f} moves a deal   play alone x{alone:.2f}")
 
 
 def main() -> None:

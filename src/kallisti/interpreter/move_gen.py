@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import compress
 
 from kallisti.interpreter.expr_types import Ctx, RuleRuntimeError
+from kallisti.interpreter.move_patterns import matches
 from kallisti.interpreter.rule_reads import MEMO_LIMIT
 
 
@@ -21,52 +22,13 @@ class MoveGeneration:
                 return forced
         return moves
 
-    def _pattern_masks(self, patterns) -> tuple | None:
-        """What a move's number alone tells of whether it may match one of `patterns` (compulsory or automatic moves):
-        per pair of piles (src * P + dst), whether a card move between them may, and whether it surely does (a
-        pattern with no `when` names both piles' groups: Discordian's "a card must be played when one can be"); per
-        stock pile, whether its deal may, and its redeal. `_matching` judges only the moves these let through and do
-        not settle. None when the numbers of deals and redeals may overlap those of card moves (two piles or fewer)."""
-        P, group_of = self.P, self.rules.group_of
-        if P <= 2:
-            return None
-        moving = [p for p in patterns if p.kind == "move"]
-        pairs = bytes(any(group_of[s] in p.sources and group_of[d] in p.targets for p in moving)
-                      for s in range(P) for d in range(P))
-        sure = bytes(any(p.when is None and group_of[s] in p.sources and group_of[d] in p.targets for p in moving)
-                     for s in range(P) for d in range(P))
-        deals = bytes(any(p.kind == "deal" and group_of[s] in p.sources for p in patterns) for s in range(P))
-        redeals = bytes(any(p.kind == "redeal" and group_of[s] in p.sources for p in patterns) for s in range(P))
-        return pairs, deals, redeals, sure
-
     def _matching(self, patterns, moves, masks) -> list[int]:
         """The moves of `moves` that match one of `patterns` (`_matches_any`), in their order (`_matches`)."""
         return list(self._matches(patterns, moves, masks))
 
     def _matches(self, patterns, moves, masks):
-        """Yield the moves of `moves` that match one of `patterns`, in their order, each judged as it is reached;
-        `masks` (from `_pattern_masks`, or None) pass over most of the others by their number alone."""
-        if masks is None:
-            yield from (m for m in moves if self._matches_any(patterns, m))
-            return
-        pairs, deals, redeals, sure = masks
-        P = self.P
-        PP, windows = P * P, self.discard_base
-        for m in moves:
-            if m >= PP:
-                if m < windows:
-                    if sure[m % PP]:
-                        yield m
-                        continue
-                    if not pairs[m % PP]:
-                        continue
-            elif m < P:
-                if not deals[m]:
-                    continue
-            elif not redeals[m - P]:
-                continue
-            if self._matches_any(patterns, m):
-                yield m
+        """Yield the moves of `moves` that match one of `patterns`, in their order (`move_patterns.matches`)."""
+        return matches(self, patterns, moves, masks)
 
     def _stock_moves(self) -> list[int]:
         """The deals and redeals allowed now, stock pile by stock pile: the start of every list of moves."""
@@ -89,6 +51,10 @@ class MoveGeneration:
         # verdict is read off its memo, inline (a pile not judged yet is judged by `_checked_targets`, as ever).
         span, piles, build_memos, space_memos = self.window_span, self.piles, self.build_memo_of, self.space_memo_of
         refuses = self.refuses_single  # simple sources whose card every rule filed in `checked` refuses
+        # Else, where every such rule keeps its verdicts by card (`watched_checked`), they are read off alike, once
+        # its watches are known to stand in this position (`stale` until then).
+        watched = stale = self.watched_checked
+        build_watches, space_watches = self.build_watch_of, self.space_watch_of
         # The general targets that take simple sources' cards into their spaces and have a space now, with its spaces
         # and its empty rule's verdicts kept by source and count (`space_counts`), read here without a call when the
         # rule has no memo by the cards (`_into_spaces` reads that first)
@@ -128,6 +94,19 @@ class MoveGeneration:
                                 for d in lst:
                                     if d != src:
                                         ok = (build_memos[d] if piles[d] else space_memos[d]).get(key)
+                                        if ok:
+                                            out.append(head + d)
+                                        elif ok is None:
+                                            self._checked_targets(out, (d,), src, 1, head)
+                            elif watched:
+                                if stale:  # once a listing: forget the verdicts of watches whose piles changed
+                                    for w in self.watches:
+                                        w.stand(self.state)
+                                    stale = False
+                                card = piles[src][-1]
+                                for d in lst:
+                                    if d != src:
+                                        ok = (build_watches[d] if piles[d] else space_watches[d]).verdicts.get(card)
                                         if ok:
                                             out.append(head + d)
                                         elif ok is None:
@@ -346,7 +325,7 @@ class MoveGeneration:
         destination (`blind_build`, `blind_empty`) is judged once in a call, for every pile it judges."""
         ctx = None
         st = self.state
-        gindex, groups = self.gindex, self.group_list
+        gindex, builds, empties = self.gindex, self.build_judges, self.empty_judges  # a rule, or its `GroupWatch`
         known: dict | None = None  # the verdicts of blind rules, by rule
         key = src * self.window_span + n  # a kept verdict's key (`build_counts`, `space_counts`)
         for d in piles:
@@ -355,9 +334,9 @@ class MoveGeneration:
             target = st.piles[d]
             gi = gindex[d]
             if target:
-                rule, blind, memo = groups[gi].build, self.blind_build[gi], self.build_counts[gi]
+                rule, blind, memo = builds[gi], self.blind_build[gi], self.build_counts[gi]
             else:
-                rule, blind, memo = groups[gi].empty, self.blind_empty[gi], self.space_counts[gi]
+                rule, blind, memo = empties[gi], self.blind_empty[gi], self.space_counts[gi]
             if memo is not None:
                 ok = memo.get(key)
                 if ok is not None:

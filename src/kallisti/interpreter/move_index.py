@@ -32,8 +32,8 @@ class MoveIndex:
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
                      "space_targets", "space_only_targets", "run_memo", "space_takers", "refuses_single",
-                     "space_gates", "build_judges", "empty_judges", "watches", "watched_checked", "build_watch_of",
-                     "space_watch_of")
+                     "space_gates", "build_judges", "empty_judges", "watches", "watched_checked", "build_verdicts_of",
+                     "space_verdicts_of")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -211,7 +211,7 @@ class MoveIndex:
         self.build_memo_of = [self.build_counts[gi] for gi in self.gindex]
         self.space_memo_of = [self.space_counts[gi] for gi in self.gindex]
         # Else, whether every pile filed in `checked` is judged by verdicts kept by card (a `GroupWatch`), which
-        # `_all_moves` reads off the same way (per pile, its watches), after making sure they stand (`watches`).
+        # `_all_moves` reads off the same way (per pile, its watches' verdicts), after making sure they stand.
         judges = self.build_judges + self.empty_judges
         self.watches = [w for i, w in enumerate(judges) if isinstance(w, GroupWatch) and w not in judges[:i]]
         self.watched_checked = not self.kept_checked and bool(self.watches) and \
@@ -219,8 +219,8 @@ class MoveIndex:
                 for tg in targets) and \
             all(isinstance(self.empty_judges[tg], GroupWatch) or not (self.space_residual[tg] and self.space_kinds[tg])
                 for tg in targets)
-        self.build_watch_of = [self.build_judges[gi] for gi in self.gindex]
-        self.space_watch_of = [self.empty_judges[gi] for gi in self.gindex]
+        self.build_verdicts_of = [getattr(self.build_judges[gi], "verdicts", None) for gi in self.gindex]
+        self.space_verdicts_of = [getattr(self.empty_judges[gi], "verdicts", None) for gi in self.gindex]
         # And its take rule's when it reads the count and the shape of the pile the cards leave alone (`count == 1 or
         # count == pile.face_up`), keyed by pile, its size, its face-down cards and the count (`_take_ok`).
         self.take_shapes = [{} if g.take.card_table is None and g.take.pair_table is None

@@ -82,6 +82,21 @@ def test_verdicts_by_card_are_kept_while_the_piles_they_read_stand():
     assert watch.stand(game.state) == {}
 
 
+def test_each_game_keeps_its_own_watches():
+    """Games of one ruleset share its tables, but what a watch keeps holds for one position: two games played in
+    turns each list the moves of judging every rule."""
+    rules = load_ruleset("house-on-the-hill")
+    games = [Game(rules, seed=1), Game(rules, seed=2)]
+    assert not set(map(id, games[0].watches)) & set(map(id, games[1].watches))
+    rnd = random.Random(1)
+    for _ in range(80):
+        for game in games:
+            moves = game.legal_moves()
+            assert moves == judging_everything(game)
+            if moves:
+                game.apply(moves[rnd.randrange(len(moves))])
+
+
 def test_a_watched_clause_that_fails_is_judged_again_each_time():
     rules = load_ruleset("house-on-the-hill", "extends: house-on-the-hill\ngame: House on the Hill (failing)\n"
                          "changes:\n  - {forbid: piles.kings.empty, id: huge, "

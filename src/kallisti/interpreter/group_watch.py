@@ -39,10 +39,24 @@ class GroupWatch:
         return ok
 
 
-def watched(rules, rule):
-    """A `GroupWatch` of `rule` when its clauses beyond its tables read of the position only the piles of named
-    groups, and of a move only its card (`groups_read`); else `rule` itself."""
+def watched_piles(rules, rule) -> tuple | None:
+    """The piles a `GroupWatch` of `rule` watches, when its clauses beyond its tables read of the position only the
+    piles of named groups, and of a move only its card (`groups_read`); else None."""
     groups = groups_read(rules, rule) if rule.residual else None
     if not groups:
-        return rule  # it reads more, or nothing of the position (kept by other means, when at all)
-    return GroupWatch(rule, tuple(p for name in sorted(groups) for p in rules.groups[name].piles))
+        return None  # it reads more, or nothing of the position (kept by other means, when at all)
+    return tuple(p for name in sorted(groups) for p in rules.groups[name].piles)
+
+
+def watch_rules(groups, gindex, build_watched: list, empty_watched: list) -> tuple:
+    """A game's judges of its groups' build and empty rules beyond their tables: per group, the rule, or a
+    `GroupWatch` of it over the piles `build_watched` (`empty_watched`) names; the watches; and per pile (`gindex`:
+    its group), the verdicts its build rule's and its empty rule's watch keeps, or None. A game has its own watches:
+    what they keep holds for its position alone."""
+    builds = [g.build if piles is None else GroupWatch(g.build, piles) for g, piles in zip(groups, build_watched)]
+    empties = [g.empty if piles is None else GroupWatch(g.empty, piles) for g, piles in zip(groups, empty_watched)]
+    watches = [w for w in builds + empties if isinstance(w, GroupWatch)]
+    if not watches:
+        return builds, empties, watches, (), ()
+    return builds, empties, watches, [getattr(builds[gi], "verdicts", None) for gi in gindex], \
+        [getattr(empties[gi], "verdicts", None) for gi in gindex]

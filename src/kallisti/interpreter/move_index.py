@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import compress, takewhile
 
 from kallisti.interpreter.expr_types import RuleRuntimeError
-from kallisti.interpreter.group_watch import GroupWatch, watched
+from kallisti.interpreter.group_watch import watch_rules, watched_piles
 from kallisti.interpreter.move_patterns import pattern_masks
 from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, judges_cards_alone, reads_only,
                                             reads_only_its_pile, window_sums)
@@ -32,8 +32,7 @@ class MoveIndex:
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
                      "space_targets", "space_only_targets", "run_memo", "space_takers", "refuses_single",
-                     "space_gates", "build_judges", "empty_judges", "watches", "watched_checked", "build_verdicts_of",
-                     "space_verdicts_of")
+                     "space_gates", "build_watched", "empty_watched", "watched_checked")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -52,6 +51,10 @@ class MoveIndex:
         self.checked: list[list[int]] = [checked[c] for c in self.kind_class]
         self.empties: list[list[int]] = [[] for _ in self.group_list]
         self._index_piles()
+        # Per group, what judges its build and empty rules' clauses beyond their tables in `_checked_targets`: the rule,
+        # or this game's watch of it (`group_watch.watch_rules`); per pile, their verdicts (`_all_moves` reads them).
+        (self.build_judges, self.empty_judges, self.watches, self.build_verdicts_of,
+         self.space_verdicts_of) = watch_rules(self.group_list, self.gindex, self.build_watched, self.empty_watched)
 
     def _build_shared_tables(self) -> None:
         rules = self.rules
@@ -180,10 +183,10 @@ class MoveIndex:
         # judged once for every pile of the group a run may go to, not pile by pile.
         self.blind_build = [blind_to_destination(rules, g.build) for g in groups]
         self.blind_empty = [blind_to_destination(rules, g.empty) for g in groups]
-        # Per group, what judges its build rule's and its empty rule's clauses beyond their tables in `_checked_targets`:
-        # the rule, or its verdicts kept by card while the piles of the groups it reads stand (`group_watch.watched`).
-        self.build_judges = [watched(rules, g.build) for g in groups]
-        self.empty_judges = [watched(rules, g.empty) for g in groups]
+        # Per group, the piles whose cards are all its build rule's, and its empty rule's, clauses beyond their tables
+        # read of the position, when they read only the card of a move (`watched_piles`); else None.
+        self.build_watched = [watched_piles(rules, g.build) for g in groups]
+        self.empty_watched = [watched_piles(rules, g.empty) for g in groups]
         # Per discard source, its rule as running sums over a window (`window_sums`), or None; and the verdicts of
         # such a rule by (count, sums), which are all it reads.
         self.window_sums = [window_sums(rules, rule) for _, rule, _ in self.discard_sources]
@@ -212,15 +215,11 @@ class MoveIndex:
         self.space_memo_of = [self.space_counts[gi] for gi in self.gindex]
         # Else, whether every pile filed in `checked` is judged by verdicts kept by card (a `GroupWatch`), which
         # `_all_moves` reads off the same way (per pile, its watches' verdicts), after making sure they stand.
-        judges = self.build_judges + self.empty_judges
-        self.watches = [w for i, w in enumerate(judges) if isinstance(w, GroupWatch) and w not in judges[:i]]
-        self.watched_checked = not self.kept_checked and bool(self.watches) and \
-            all(isinstance(self.build_judges[tg], GroupWatch) or not (self.build_residual[tg] and self.onto[tg])
+        self.watched_checked = not self.kept_checked and any(self.build_watched + self.empty_watched) and \
+            all(self.build_watched[tg] is not None or not (self.build_residual[tg] and self.onto[tg])
                 for tg in targets) and \
-            all(isinstance(self.empty_judges[tg], GroupWatch) or not (self.space_residual[tg] and self.space_kinds[tg])
+            all(self.empty_watched[tg] is not None or not (self.space_residual[tg] and self.space_kinds[tg])
                 for tg in targets)
-        self.build_verdicts_of = [getattr(self.build_judges[gi], "verdicts", None) for gi in self.gindex]
-        self.space_verdicts_of = [getattr(self.empty_judges[gi], "verdicts", None) for gi in self.gindex]
         # And its take rule's when it reads the count and the shape of the pile the cards leave alone (`count == 1 or
         # count == pile.face_up`), keyed by pile, its size, its face-down cards and the count (`_take_ok`).
         self.take_shapes = [{} if g.take.card_table is None and g.take.pair_table is None

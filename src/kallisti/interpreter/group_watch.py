@@ -58,5 +58,5 @@ def watch_rules(groups, gindex, build_watched: list, empty_watched: list) -> tup
     watches = [w for w in builds + empties if isinstance(w, GroupWatch)]
     if not watches:
         return builds, empties, watches, (), ()
-    return builds, empties, watches, [getattr(builds[gi], "verdicts", None) for gi in gindex], \
-        [getattr(empties[gi], "verdicts", None) for gi in gindex]
+    kept = [[j.verdicts if isinstance(j, GroupWatch) else None for j in judges] for judges in (builds, empties)]
+    return builds, empties, watches, [kept[0][gi] for gi in gindex], [kept[1][gi] for gi in gindex]

@@ -24,7 +24,7 @@ class MoveGeneration:
 
     def _matching(self, patterns, moves, masks) -> list[int]:
         """The moves of `moves` that match one of `patterns` (`_matches_any`), in their order (`_matches`)."""
-        return list(self._matches(patterns, moves, masks))
+        return list(matches(self, patterns, moves, masks))
 
     def _matches(self, patterns, moves, masks):
         """Yield the moves of `moves` that match one of `patterns`, in their order (`move_patterns.matches`)."""

@@ -9,7 +9,8 @@ first, reading nothing of the move, leave open (`space_only_targets`, `space_gat
 sources some space may take from gone through beside those spaces (`_space_sources`), a pile's runs
 kept by its cards for every later position where it holds them (`run_memo`), kinds of card that every pile files
 alike sharing their index lists (`SHARE_KIND_LISTS`), and the checked lists of a simple source whose card every rule
-filed there refuses (`refuses_single`).
+filed there refuses (`refuses_single`), and verdicts kept by card while the piles of the groups a rule reads stand
+(`build_judges`, `empty_judges`, `watched_checked`: House on the Hill's one foundation a suit).
 
 A game with every shortcut and a twin with none are stepped through the same random moves, with steps taken back
 (the order of the legal moves follows the history of the move indexes); each position must list the same moves in
@@ -40,6 +41,9 @@ def general_twin(name: str, seed: int) -> Game:
     twin.compulsory_masks = twin.step_auto_masks = None
     twin.space_only_targets = twin.run_memo = None
     twin.refuses_single = [False] * twin.P  # every simple source's checked lists read
+    twin.build_judges = [g.build for g in twin.group_list]  # no verdict kept by card while some piles stand
+    twin.empty_judges = [g.empty for g in twin.group_list]
+    twin.watched_checked = False
     return twin
 
 
@@ -107,7 +111,7 @@ def test_the_shortcuts_are_taken_where_they_are_there_for():
     # Discordian's compulsory play names the groups alone: a field card's move to a foundation matches it surely,
     # whose number says so without a look at the pattern.
     discordian = Game(load_ruleset("discordian"), seed=1)
-    pairs, _, _, sure = discordian.compulsory_masks
+    pairs, _, _, sure, _ = discordian.compulsory_masks
     field, foundation = discordian.rules.groups["field"].piles, discordian.rules.groups["foundation"].piles
     assert sure == pairs and {(s, d) for s in range(discordian.P) for d in range(discordian.P)
                               if sure[s * discordian.P + d]} == {(s, d) for s in field for d in foundation}

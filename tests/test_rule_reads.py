@@ -48,6 +48,76 @@ def test_the_compiler_knows_what_of_the_position_a_rule_reads(text, scope, place
     assert compiled.places == frozenset(places)
 
 
+@pytest.mark.parametrize("text, groups", [
+    ("any(p in kings: p.size > 0 and p.cards.bottom.suit == card.suit)", {"kings"}),
+    ("foundation.size > 4 and not kings.empty", {"foundation", "kings"}),
+    ("any(p in tableau: any(p in foundation: p.size > 0) and p.face_down > 0)", {"tableau", "foundation"}),
+    ("card.rank == K and tableau.count > 4", set()),
+    ("any(p in tableau: p.index > 2)", set()),
+    ("last_move.to.size > 0", None),  # a pile a move made names: any pile
+    ("card.face_up", None),
+    ("any(p in foundation.piles: p.size > 0)", None),  # a group's piles as a list: not followed
+])
+def test_the_compiler_knows_which_groups_piles_a_rule_reads(text, groups):
+    compiled = load_ruleset("house-on-the-hill").compiler.compile(text, AT, C.EMPTY_SCOPE)
+    assert compiled.groups == (None if groups is None else frozenset(groups))
+
+
+def test_verdicts_by_card_are_kept_while_the_piles_they_read_stand():
+    """House on the Hill starts a foundation only with a suit that has none yet: the clause reads the card and the
+    foundations of its kind, so its verdicts are kept by card until one of those piles changes."""
+    game = Game(load_ruleset("house-on-the-hill"), seed=1)
+    groups = list(game.rules.groups)
+    watch = game.empty_judges[groups.index("kings")]
+    assert watch.piles == tuple(game.rules.groups["kings"].piles) and game.watched_checked
+    assert game.empty_judges[groups.index("tableau")] is game.group_list[groups.index("tableau")].empty
+    game.playout(random.Random(1).randrange, 60)
+    kept = dict(watch.stand(game.state))
+    king = next(c for c in range(game.deck.size) if game.deck.rank[c] == len(game.deck.ranks) - 1)
+    game.ctx.card = king
+    assert watch.residual_allows(game.ctx) == game.group_list[groups.index("kings")].empty.residual_allows(game.ctx)
+    assert watch.stand(game.state) == {**kept, king: watch.verdicts[king]}
+    pile = game.rules.groups["kings"].piles[0]
+    game.state.piles[pile].append(king)  # a watched pile changes: every verdict is forgotten
+    assert watch.stand(game.state) == {}
+
+
+def test_each_game_keeps_its_own_watches():
+    """Games of one ruleset share its tables, but what a watch keeps holds for one position: two games played in
+    turns each list the moves of judging every rule."""
+    rules = load_ruleset("house-on-the-hill")
+    games = [Game(rules, seed=1), Game(rules, seed=2)]
+    assert not set(map(id, games[0].watches)) & set(map(id, games[1].watches))
+    rnd = random.Random(1)
+    for _ in range(80):
+        for game in games:
+            moves = game.legal_moves()
+            assert moves == judging_everything(game)
+            if moves:
+                game.apply(moves[rnd.randrange(len(moves))])
+
+
+def test_a_watched_clause_that_fails_is_judged_again_each_time():
+    rules = load_ruleset("house-on-the-hill", "extends: house-on-the-hill\ngame: House on the Hill (failing)\n"
+                         "changes:\n  - {forbid: piles.kings.empty, id: huge, "
+                         "expr: 'any(p in foundation: p.size * 1000000000 * 1000000000 * 10 > 0)'}\n")
+    for seed in (1, 2, 3):
+        game, rnd = Game(rules, seed=seed), random.Random(seed)
+        assert game.watched_checked
+        for _ in range(200):
+            moves = game.legal_moves()
+            assert moves == judging_everything(game)
+            if not moves:
+                break
+            game.apply(moves[rnd.randrange(len(moves))])
+        played, twin = Game(rules, seed=seed), Game(rules, seed=seed)
+        twin.build_judges = [g.build for g in twin.group_list]
+        twin.empty_judges = [g.empty for g in twin.group_list]
+        twin.watched_checked = False
+        assert played.playout(random.Random(seed).randrange, 300) == twin.playout(random.Random(seed).randrange, 300)
+        assert played.failures and (played.failures, played.rule_errors) == (twin.failures, twin.rule_errors)
+
+
 def test_places_are_worked_out_once_for_each_clause():
     compiler = load_ruleset("forty-thieves").compiler
     first = compiler.places("pile.size < 3", AT, C.BUILD_SCOPE)
@@ -109,7 +179,8 @@ def judging_everything(game: Game) -> list[int]:
     saved = {name: game.__dict__[name] for name in ("run_plan", "blind_build", "blind_empty", "window_sums",
                                                     "general_by_count", "empty_gates", "window_gates", "runs",
                                                     "build_counts", "space_counts", "take_cards", "take_shapes",
-                                                    "kept_checked")}
+                                                    "kept_checked", "build_judges", "empty_judges",
+                                                    "watched_checked", "compulsory_masks")}
     try:
         game.run_plan = [(p, limit, seq, counts, False) for p, limit, seq, counts, _ in saved["run_plan"]]
         game.runs = [None] * game.P
@@ -121,7 +192,10 @@ def judging_everything(game: Game) -> list[int]:
         game.general_by_count = [tuple(game.general_targets)] * len(saved["general_by_count"])
         for name in ("build_counts", "space_counts", "take_cards", "take_shapes"):
             setattr(game, name, [None] * len(saved[name]))
-        game.kept_checked = False
+        game.kept_checked = game.watched_checked = False
+        game.build_judges = [g.build for g in game.group_list]
+        game.empty_judges = [g.empty for g in game.group_list]
+        game.compulsory_masks = None
         return game.legal_moves()
     finally:
         game.__dict__.update(saved)
@@ -145,7 +219,7 @@ def decade_variant(name: str):
 
 @pytest.mark.parametrize("name", ["spider", "decade", "emperor", "midshipman", "harp", "la-nivernaise", "tournament",
                                   "miss-milligan", "rouge-et-noir-whole-piles", "congress", "octave", "busy-aces",
-                                  *DECADE_VARIANTS])
+                                  "house-on-the-hill", *DECADE_VARIANTS])
 def test_the_shortcuts_list_the_moves_of_judging_every_rule(name):
     rules = decade_variant(name) if name in DECADE_VARIANTS else load_ruleset(name)
     for seed in (1, 2):

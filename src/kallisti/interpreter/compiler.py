@@ -180,7 +180,7 @@ class Compiler(Vocabulary, CostModel):
         steps = self.steps(node)
         self._check_cost(node, steps, scope, frozenset(self._uses))
         return Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads), self._sizes_read(), frozenset(self._ranks),
-                        steps, frozenset(self._places))
+                        steps, frozenset(self._places), self._groups_read())
 
     def conjuncts(self, text, pos: Pos, scope: dict[str, str]) -> list[Compiled]:
         """The top-level `and` parts of a condition, each compiled alone (with what it reads), for judging them apart."""
@@ -193,7 +193,7 @@ class Compiler(Vocabulary, CostModel):
             if "totals" in self._reads and not totals_only_widen(node):
                 self._reads.add("values")
             out.append(Compiled(fn, typ, frozenset(self._uses), text, frozenset(self._reads), self._sizes_read(),
-                                frozenset(self._ranks), self.steps(node), frozenset(self._places)))
+                                frozenset(self._ranks), self.steps(node), frozenset(self._places), self._groups_read()))
         return out
 
     def places(self, text, pos: Pos, scope: dict[str, str]) -> frozenset:
@@ -271,10 +271,15 @@ class Compiler(Vocabulary, CostModel):
         self._types: dict[int, str] = {}  # the type of each node compiled, by id, for the cost model
         self._bound: list[str] = []  # the variables of the quantifiers around the node being compiled
         self._places: set[str] = set()
+        self._groups: set[str] | None = set()  # see `Compiled.groups`, None once it reads any other place
+        self._bound_group: dict[str, str | None] = {}  # a quantifier's variable -> the group it goes through, if named
         self._standins: dict[int, tuple] = {}  # nodes compiled as something else (`additive`): id -> (closure, type)
 
     def _sizes_read(self) -> frozenset | None:
         return None if self._sizes is None else frozenset(self._sizes)
+
+    def _groups_read(self) -> frozenset | None:
+        return None if self._groups is None else frozenset(self._groups)
 
     def _error(self, node: Node, code: str, message: str, suggestion: str | None = None, col: int | None = None) -> KallistiError:
         col = node.col if col is None else col
@@ -409,10 +414,13 @@ class Compiler(Vocabulary, CostModel):
         inner = dict(scope)
         inner[node.var] = it_type[5:]
         self._bound.append(node.var)
+        outer = self._bound_group.get(node.var)
+        self._bound_group[node.var] = named
         try:
             body_fn, body_type = self._compile(node.body, inner)
         finally:
             self._bound.pop()
+            self._bound_group[node.var] = outer
         want = INT if node.func == "sum" else BOOL
         if body_type != want:
             raise self._error(node.body, "expr-type", f"the body of {node.func}() must be {with_article(want)}")

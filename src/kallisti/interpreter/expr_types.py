@@ -68,6 +68,10 @@ class Compiled:
     # What it reads of the position beyond the cards it judges (see PLACES): the engine judges a move rule once for
     # every pile it may go to only when the rule reads that pile (`pile`, `top`); else once for all of them.
     places: frozenset = frozenset()
+    # The groups whose piles are all it reads of the position beyond the piles a move names (`any(p in kings: …)`,
+    # `foundation.size`), or None when it reads any other (a pile a move made names, the moves made, a card's face):
+    # while no pile of those groups changes, its value on the same move does not.
+    groups: frozenset | None = frozenset()
 
 
 # The places of the position an expression may read (`Compiled.places`): `pile`, `top` and `source` when it names that

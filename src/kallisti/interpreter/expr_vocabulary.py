@@ -19,7 +19,14 @@ class Vocabulary:
         self.history_read = True
         self._uses.update(("state", "history"))
         self._places.add("position")
-        self._sizes = None
+        self._sizes = self._groups = None
+
+    def _note_group(self, name: str | None) -> None:
+        """Note that the expression reads the piles of group `name` (`Compiled.groups`); None: of no named group."""
+        if name is None:
+            self._groups = None
+        elif self._groups is not None:
+            self._groups.add(name)
 
     def _attribute(self, node: Attr, obj_fn, obj_type: str, name: str):
         """The one place that decides what rule text may read: the card and pile vocabulary."""
@@ -40,7 +47,7 @@ class Vocabulary:
                 self._reads.add("identity")
                 self._uses.add("state")
                 self._places.update(("pile", "top", "position"))  # see `_card_face_up`
-                self._sizes = None
+                self._sizes = self._groups = None
                 return (lambda c: _card_face_up(c, obj_fn(c))), BOOL
         elif obj_type == PILE:
             self._uses.add("state")
@@ -52,11 +59,14 @@ class Vocabulary:
                         self._places.add(node.obj.name + ".cards")  # more than its shape: which cards it holds
                 else:
                     self._places.add("position")  # of another pile
+                    bound = isinstance(node.obj, Name) and node.obj.name in self._bound
+                    self._note_group(self._bound_group.get(node.obj.name) if bound else None)
             if name == "played":
                 self._reads_history()
                 return (lambda c: c.game.trail.played(c.state.piles[obj_fn(c)])
                         if c.game is not None and c.game.trail is not None else []), CARDS
             if name == "movable":
+                self._groups = None
                 if not self._allow_movable:
                     raise self._error(node, "expr-scope", "`movable` may be read only by win, lose and score conditions",
                                       col=node.name_col)
@@ -82,6 +92,7 @@ class Vocabulary:
             self._uses.add("state")
             if name != "count":
                 self._places.add("position")
+                self._note_group(obj_fn.const if hasattr(obj_fn, "const") else None)
             groups = self.groups
             if name == "size" and hasattr(obj_fn, "const"):
                 gname = obj_fn.const

@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import compress
 
 from kallisti.interpreter.expr_types import Ctx, RuleRuntimeError
+from kallisti.interpreter.move_patterns import matches
 from kallisti.interpreter.rule_reads import MEMO_LIMIT
 
 
@@ -21,52 +22,13 @@ class MoveGeneration:
                 return forced
         return moves
 
-    def _pattern_masks(self, patterns) -> tuple | None:
-        """What a move's number alone tells of whether it may match one of `patterns` (compulsory or automatic moves):
-        per pair of piles (src * P + dst), whether a card move between them may, and whether it surely does (a
-        pattern with no `when` names both piles' groups: Discordian's "a card must be played when one can be"); per
-        stock pile, whether its deal may, and its redeal. `_matching` judges only the moves these let through and do
-        not settle. None when the numbers of deals and redeals may overlap those of card moves (two piles or fewer)."""
-        P, group_of = self.P, self.rules.group_of
-        if P <= 2:
-            return None
-        moving = [p for p in patterns if p.kind == "move"]
-        pairs = bytes(any(group_of[s] in p.sources and group_of[d] in p.targets for p in moving)
-                      for s in range(P) for d in range(P))
-        sure = bytes(any(p.when is None and group_of[s] in p.sources and group_of[d] in p.targets for p in moving)
-                     for s in range(P) for d in range(P))
-        deals = bytes(any(p.kind == "deal" and group_of[s] in p.sources for p in patterns) for s in range(P))
-        redeals = bytes(any(p.kind == "redeal" and group_of[s] in p.sources for p in patterns) for s in range(P))
-        return pairs, deals, redeals, sure
-
     def _matching(self, patterns, moves, masks) -> list[int]:
         """The moves of `moves` that match one of `patterns` (`_matches_any`), in their order (`_matches`)."""
-        return list(self._matches(patterns, moves, masks))
+        return list(matches(self, patterns, moves, masks))
 
     def _matches(self, patterns, moves, masks):
-        """Yield the moves of `moves` that match one of `patterns`, in their order, each judged as it is reached;
-        `masks` (from `_pattern_masks`, or None) pass over most of the others by their number alone."""
-        if masks is None:
-            yield from (m for m in moves if self._matches_any(patterns, m))
-            return
-        pairs, deals, redeals, sure = masks
-        P = self.P
-        PP, windows = P * P, self.discard_base
-        for m in moves:
-            if m >= PP:
-                if m < windows:
-                    if sure[m % PP]:
-                        yield m
-                        continue
-                    if not pairs[m % PP]:
-                        continue
-            elif m < P:
-                if not deals[m]:
-                    continue
-            elif not redeals[m - P]:
-                continue
-            if self._matches_any(patterns, m):
-                yield m
+        """Yield the moves of `moves` that match one of `patterns`, in their order (`move_patterns.matches`)."""
+        return matches(self, patterns, moves, masks)
 
     def _stock_moves(self) -> list[int]:
         """The deals and redeals allowed now, stock pile by stock pile: the start of every list of moves."""
@@ -81,6 +43,7 @@ class MoveGeneration:
 
     def _all_moves(self) -> list[int]:
         out = self._stock_moves()
+        append = out.append
         dests = self.dests
         top_key = self.top_key
         spaces = self.open_spaces  # empty piles that take any card (never a source: a source has cards)
@@ -89,6 +52,11 @@ class MoveGeneration:
         # verdict is read off its memo, inline (a pile not judged yet is judged by `_checked_targets`, as ever).
         span, piles, build_memos, space_memos = self.window_span, self.piles, self.build_memo_of, self.space_memo_of
         refuses = self.refuses_single  # simple sources whose card every rule filed in `checked` refuses
+        # Else, where every such rule keeps its verdicts by card (`watched_checked`), a simple source's are read off
+        # alike, by its card, once the watches are known to stand in this position (`stale` until then).
+        read_off, stale = kept_checked or self.watched_checked, self.watched_checked
+        if stale:
+            build_memos, space_memos = self.build_verdicts_of, self.space_verdicts_of
         # The general targets that take simple sources' cards into their spaces and have a space now, with its spaces
         # and its empty rule's verdicts kept by source and count (`space_counts`), read here without a call when the
         # rule has no memo by the cards (`_into_spaces` reads that first)
@@ -101,7 +69,22 @@ class MoveGeneration:
             for src, head, i in compress(self.simple_sources, source_dests):
                 for d in source_dests[i]:
                     if d != src:
-                        out.append(head + d)
+                        append(head + d)
+        elif read_off and not (spaces or space_targets):
+            # Then beside its `source_dests` list, a simple source's moves are to its checked list, read off.
+            source_dests = self.source_dests
+            for src, head, i in self.simple_sources:
+                lst = source_dests[i]  # its top's `dests` list; () without a face-up top
+                if lst:
+                    for d in lst:
+                        if d != src:
+                            append(head + d)
+                k = top_key[src]
+                if k >= 0 and checked[k] and not refuses[src]:
+                    if stale:
+                        stale = self._stand_watches()
+                    key = src * span + 1 if kept_checked else piles[src][-1]
+                    self._read_off(out, checked[k], src, head, key, build_memos, space_memos)
         else:
             span = self.window_span
             sources = self.simple_sources
@@ -116,22 +99,18 @@ class MoveGeneration:
                     if lst:
                         for d in lst:
                             if d != src:
-                                out.append(head + d)
+                                append(head + d)
                     if spaces:
                         for d in spaces:
-                            out.append(head + d)
+                            append(head + d)
                     if has_checked:
                         lst = checked[k]
                         if lst and not refuses[src]:
-                            if kept_checked:  # each pile's kept verdict read off (a pile not judged yet is judged)
-                                key = src * span + 1
-                                for d in lst:
-                                    if d != src:
-                                        ok = (build_memos[d] if piles[d] else space_memos[d]).get(key)
-                                        if ok:
-                                            out.append(head + d)
-                                        elif ok is None:
-                                            self._checked_targets(out, (d,), src, 1, head)
+                            if read_off:  # each pile's kept verdict read off (a pile not judged yet is judged)
+                                if stale:  # once a listing: the watches forget the verdicts a change made stale
+                                    stale = self._stand_watches()
+                                key = src * span + 1 if kept_checked else piles[src][-1]
+                                self._read_off(out, lst, src, head, key, build_memos, space_memos)
                             else:
                                 self._checked_targets(out, lst, src, 1, head)
                     if space_targets:
@@ -140,13 +119,12 @@ class MoveGeneration:
                             ok = kept.get(key) if kept is not None else None
                             if ok:
                                 for d in empties:
-                                    out.append(head + d)
+                                    append(head + d)
                             elif ok is None:  # not kept yet, or judged another way
                                 self._into_spaces(out, tg, empties, src, 1, head)
         runs = self.runs
         only_dests = not (spaces or has_checked)  # the common case: each run's kind's `dests` list, nothing else
         idle = None  # whether runs' general targets add nothing here (`_targets_idle`), asked at the first that has some
-        append = out.append
         for src, limit, seq, counts, kept in self.run_plan:
             found = runs[src]
             if found is None:
@@ -341,12 +319,32 @@ class MoveGeneration:
             memo[key] = ok
         return ok
 
+    def _stand_watches(self) -> bool:
+        """Make every watch of a rule (`GroupWatch`) forget the verdicts kept before a change of the piles it watches:
+        once a listing, before any is read off (`_all_moves`). False, for `stale`."""
+        for watch in self.watches:
+            watch.stand(self.state)
+        return False
+
+    def _read_off(self, out, lst, src: int, head: int, key: int, builds, spaces) -> None:
+        """The moves of a simple source's card onto the piles of its checked list `lst`, each pile's verdict read off
+        its rule's kept verdicts by `key` (per pile, its build rule's in `builds`, its empty rule's in `spaces`); a
+        pile not judged yet is judged by `_checked_targets`, as ever."""
+        piles = self.piles
+        for d in lst:
+            if d != src:
+                ok = (builds[d] if piles[d] else spaces[d]).get(key)
+                if ok:
+                    out.append(head + d)
+                elif ok is None:
+                    self._checked_targets(out, (d,), src, 1, head)
+
     def _checked_targets(self, out, piles, src, n, head) -> None:
         """Moves onto piles whose tables passed the card: their remaining clauses decide. A rule blind to the
         destination (`blind_build`, `blind_empty`) is judged once in a call, for every pile it judges."""
         ctx = None
         st = self.state
-        gindex, groups = self.gindex, self.group_list
+        gindex, builds, empties = self.gindex, self.build_judges, self.empty_judges  # a rule, or its `GroupWatch`
         known: dict | None = None  # the verdicts of blind rules, by rule
         key = src * self.window_span + n  # a kept verdict's key (`build_counts`, `space_counts`)
         for d in piles:
@@ -355,9 +353,9 @@ class MoveGeneration:
             target = st.piles[d]
             gi = gindex[d]
             if target:
-                rule, blind, memo = groups[gi].build, self.blind_build[gi], self.build_counts[gi]
+                rule, blind, memo = builds[gi], self.blind_build[gi], self.build_counts[gi]
             else:
-                rule, blind, memo = groups[gi].empty, self.blind_empty[gi], self.space_counts[gi]
+                rule, blind, memo = empties[gi], self.blind_empty[gi], self.space_counts[gi]
             if memo is not None:
                 ok = memo.get(key)
                 if ok is not None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from itertools import compress, takewhile
 
 from kallisti.interpreter.expr_types import RuleRuntimeError
+from kallisti.interpreter.group_watch import watch_rules, watched_piles
+from kallisti.interpreter.move_patterns import pattern_masks
 from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, judges_cards_alone, reads_only,
                                             reads_only_its_pile, window_sums)
 
@@ -30,7 +32,7 @@ class MoveIndex:
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
                      "space_targets", "space_only_targets", "run_memo", "space_takers", "refuses_single",
-                     "space_gates")
+                     "space_gates", "build_watched", "empty_watched", "watched_checked")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -49,6 +51,10 @@ class MoveIndex:
         self.checked: list[list[int]] = [checked[c] for c in self.kind_class]
         self.empties: list[list[int]] = [[] for _ in self.group_list]
         self._index_piles()
+        # Per group, what judges its build and empty rules' clauses beyond their tables in `_checked_targets`: the rule,
+        # or this game's watch of it (`group_watch.watch_rules`); per pile, their verdicts (`_all_moves` reads them).
+        (self.build_judges, self.empty_judges, self.watches, self.build_verdicts_of,
+         self.space_verdicts_of) = watch_rules(self.group_list, self.gindex, self.build_watched, self.empty_watched)
 
     def _build_shared_tables(self) -> None:
         rules = self.rules
@@ -177,6 +183,10 @@ class MoveIndex:
         # judged once for every pile of the group a run may go to, not pile by pile.
         self.blind_build = [blind_to_destination(rules, g.build) for g in groups]
         self.blind_empty = [blind_to_destination(rules, g.empty) for g in groups]
+        # Per group, the piles whose cards are all its build rule's, and its empty rule's, clauses beyond their tables
+        # read of the position, when they read only the card of a move (`watched_piles`); else None.
+        self.build_watched = [watched_piles(rules, g.build) for g in groups]
+        self.empty_watched = [watched_piles(rules, g.empty) for g in groups]
         # Per discard source, its rule as running sums over a window (`window_sums`), or None; and the verdicts of
         # such a rule by (count, sums), which are all it reads.
         self.window_sums = [window_sums(rules, rule) for _, rule, _ in self.discard_sources]
@@ -203,6 +213,13 @@ class MoveIndex:
                             for g in groups]
         self.build_memo_of = [self.build_counts[gi] for gi in self.gindex]
         self.space_memo_of = [self.space_counts[gi] for gi in self.gindex]
+        # Else, whether every pile filed in `checked` is judged by verdicts kept by card (a `GroupWatch`), which
+        # `_all_moves` reads off the same way (per pile, its watches' verdicts), after making sure they stand.
+        self.watched_checked = not self.kept_checked and any(self.build_watched + self.empty_watched) and \
+            all(self.build_watched[tg] is not None or not (self.build_residual[tg] and self.onto[tg])
+                for tg in targets) and \
+            all(self.empty_watched[tg] is not None or not (self.space_residual[tg] and self.space_kinds[tg])
+                for tg in targets)
         # And its take rule's when it reads the count and the shape of the pile the cards leave alone (`count == 1 or
         # count == pile.face_up`), keyed by pile, its size, its face-down cards and the count (`_take_ok`).
         self.take_shapes = [{} if g.take.card_table is None and g.take.pair_table is None
@@ -229,8 +246,8 @@ class MoveIndex:
         self.plain_moves = not (self.run_sources or self.discard_sources or general_builds or checked_builds
                                 or self.any_hand or any(self.refill_of) or rules.reads_history or self.reach_sources)
         # Filters by move number before the compulsory moves, and a step's automatic moves, are matched (`_matching`).
-        self.compulsory_masks = self._pattern_masks(rules.compulsory)
-        self.step_auto_masks = self._pattern_masks([p for p in rules.auto if p.trigger == "each-move"])
+        self.compulsory_masks = pattern_masks(self.P, self.window_span, rules.group_of, rules.compulsory)
+        self.step_auto_masks = pattern_masks(self.P, self.window_span, rules.group_of, [p for p in rules.auto if p.trigger == "each-move"])
         self._build_playout_tables()
 
     # Whether `_class_kinds` may let kinds that every pile files alike share their index lists (off: a list per kind,

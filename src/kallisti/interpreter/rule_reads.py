@@ -37,6 +37,21 @@ def reads_only_its_pile(rules, rule) -> bool:
     return "position" not in rule_places(rules, rule)
 
 
+def groups_read(rules, rule) -> frozenset | None:
+    """The named groups whose piles are all that the clauses of `rule` beyond its tables read of the position, when
+    of a move they read only its card (`Compiled.groups`: `any(p in kings: p.cards.bottom.suit == card.suit)`);
+    None when they read more, an empty set when nothing of the position."""
+    found: set = set()
+    for clause in rule.residual:
+        scope = _SCOPES[rule.kind]
+        read = rules.compiler.compile(clause.text, clause.pos, scope, want=None).groups
+        if not clause.uses <= {"card", "state"} or read is None or \
+                not rules.compiler.places(clause.text, clause.pos, scope) <= {"position"}:
+            return None
+        found |= read
+    return frozenset(found)
+
+
 def reads_only(rules, rule, names: set, places: set) -> bool:
     """Whether the clauses of `rule` beyond its tables read none of the values a rule may name but `names` (a group's
     name aside: which piles it has is fixed) and no place of the position but `places` (`Compiled.places`): its

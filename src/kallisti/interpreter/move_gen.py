@@ -21,31 +21,13 @@ class MoveGeneration:
                 return forced
         return moves
 
-    def _pattern_masks(self, patterns) -> tuple | None:
-        """What a move's number alone tells of whether it may match one of `patterns` (compulsory or automatic moves):
-        per pair of piles (src * P + dst), whether a card move between them may, and whether it surely does (a
-        pattern with no `when` names both piles' groups: Discordian's "a card must be played when one can be"); per
-        stock pile, whether its deal may, and its redeal. `_matching` judges only the moves these let through and do
-        not settle. None when the numbers of deals and redeals may overlap those of card moves (two piles or fewer)."""
-        P, group_of = self.P, self.rules.group_of
-        if P <= 2:
-            return None
-        moving = [p for p in patterns if p.kind == "move"]
-        pairs = bytes(any(group_of[s] in p.sources and group_of[d] in p.targets for p in moving)
-                      for s in range(P) for d in range(P))
-        sure = bytes(any(p.when is None and group_of[s] in p.sources and group_of[d] in p.targets for p in moving)
-                     for s in range(P) for d in range(P))
-        deals = bytes(any(p.kind == "deal" and group_of[s] in p.sources for p in patterns) for s in range(P))
-        redeals = bytes(any(p.kind == "redeal" and group_of[s] in p.sources for p in patterns) for s in range(P))
-        return pairs, deals, redeals, sure
-
     def _matching(self, patterns, moves, masks) -> list[int]:
         """The moves of `moves` that match one of `patterns` (`_matches_any`), in their order (`_matches`)."""
         return list(self._matches(patterns, moves, masks))
 
     def _matches(self, patterns, moves, masks):
         """Yield the moves of `moves` that match one of `patterns`, in their order, each judged as it is reached;
-        `masks` (from `_pattern_masks`, or None) pass over most of the others by their number alone."""
+        `masks` (from `pattern_masks`, or None) pass over most of the others by their number alone."""
         if masks is None:
             yield from (m for m in moves if self._matches_any(patterns, m))
             return
@@ -72,10 +54,10 @@ class MoveGeneration:
         """The deals and redeals allowed now, stock pile by stock pile: the start of every list of moves."""
         piles, P = self.piles, self.P
         out: list[int] = []
-        for s, deals, always, redeals in self.stock_info:
+        for s, deals, always, redeal in self.stock_info:
             if deals and piles[s] and (always or self._may_deal(s)):
                 out.append(s)
-            if redeals and self._may_redeal(s):
+            if redeal is not None and self._redeal_ok(s, redeal):
                 out.append(P + s)
         return out
 
@@ -500,18 +482,21 @@ class MoveGeneration:
 
     def _may_redeal(self, s: int) -> bool:
         """Whether pile s may redeal now: redeals are left, its condition holds, and there are cards to gather."""
-        g = self.group_list[self.gindex[s]]
-        spec = g.redeal
-        if spec is None or g.redeals == 0:
+        redeal = next((info[3] for info in self.stock_info if info[0] == s), None)
+        return redeal is not None and self._redeal_ok(s, redeal)
+
+    def _redeal_ok(self, s: int, redeal) -> bool:
+        """`_may_redeal` for stock pile s that may ever redeal, from what `stock_info` keeps of it."""
+        name, limit, gather, when = redeal
+        st = self.state
+        if limit > 0 and st.redeals[name] >= limit:
             return False
-        if g.redeals > 0 and self.state.redeals[g.name] >= g.redeals:
-            return False
-        if not any(map(self.state.sizes.__getitem__, spec.gather)):  # at C speed: it runs at every listing
+        if not any(map(st.sizes.__getitem__, gather)):  # at C speed: it runs at every listing
             return False
         ctx = self.ctx
         ctx.pile = s
         try:
-            return bool(spec.when(ctx))
+            return bool(when(ctx))
         except RuleRuntimeError as exc:
             self._rule_failed(exc)
             return False

@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import compress, takewhile
 
 from kallisti.interpreter.expr_types import RuleRuntimeError
+from kallisti.interpreter.pattern_masks import pattern_masks
 from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, judges_cards_alone, reads_only,
                                             reads_only_its_pile, window_sums)
 
@@ -113,12 +114,15 @@ class MoveIndex:
         self.pile_roles = [groups[gi].role for gi in self.gindex]  # per pile, its group's role (the greedy measure's)
         self.stock_piles = [g.piles[0] for g in groups if g.turn is not None or g.redeal is not None]
         # Per stock pile, what the move generator must ask: (pile, whether it deals at all, whether its dealing rule
-        # is `always` (no need to run it), whether it may ever redeal) -- so most piles cost no call per position.
+        # is `always` (no need to run it), what `_may_redeal` reads when it may ever redeal, else None: its group's
+        # name, its redeals (-1: unlimited), the groups it gathers and its condition) -- so most piles cost no call
+        # per position.
         self.stock_info = []
         for s in self.stock_piles:
             g = groups[self.gindex[s]]
             self.stock_info.append((s, g.turn is not None, g.turn is not None and g.dealing.always,
-                                    g.redeal is not None and g.redeals != 0))
+                                    (g.name, g.redeals, g.redeal.gather, g.redeal.when)
+                                    if g.redeal is not None and g.redeals != 0 else None))
         # Per pile that deals: the piles its `turn` deals to, one entry per card, in order: `count` cards to the
         # first pile of the target group, or with `each`, `count` cards to every pile of it in turn.
         self.deal_to = [None] * self.P
@@ -229,8 +233,9 @@ class MoveIndex:
         self.plain_moves = not (self.run_sources or self.discard_sources or general_builds or checked_builds
                                 or self.any_hand or any(self.refill_of) or rules.reads_history or self.reach_sources)
         # Filters by move number before the compulsory moves, and a step's automatic moves, are matched (`_matching`).
-        self.compulsory_masks = self._pattern_masks(rules.compulsory)
-        self.step_auto_masks = self._pattern_masks([p for p in rules.auto if p.trigger == "each-move"])
+        step_auto = [p for p in rules.auto if p.trigger == "each-move"]
+        self.compulsory_masks = pattern_masks(self.P, rules.group_of, rules.compulsory)
+        self.step_auto_masks = pattern_masks(self.P, rules.group_of, step_auto)
         self._build_playout_tables()
 
     # Whether `_class_kinds` may let kinds that every pile files alike share their index lists (off: a list per kind,
@@ -351,7 +356,7 @@ class MoveIndex:
         # When every stock pile deals without a condition, never redeals, and no card moves onto or off it, the
         # stock's moves change only with a deal or a move made through `apply`: they are worked out only then.
         self.steady_stock = all(
-            (always or not deals) and not redeals and self.source_slot[s] == len(self.simple_sources)
+            (always or not deals) and redeals is None and self.source_slot[s] == len(self.simple_sources)
             and not any(self.accepts_by_kind[s]) and not self.space_kinds_of[s] and not self.open_of[s]
             for s, deals, always, redeals in self.stock_info)
 
@@ -414,10 +419,14 @@ class MoveIndex:
         """Whether a space of group tg may take a card in this position: the clauses its empty rule runs first that
         read nothing of the move (`space_gates`) hold (Miss Milligan's reserve takes cards once the stock is dealt
         out). A clause that fails leaves it open: the moves are judged as ever, and the failure noted each time."""
+        ctx = self.ctx
         try:
-            return all(clause.holds(self.ctx) for clause in self.space_gates[tg])
+            for clause in self.space_gates[tg]:  # a loop, not a generator: asked at most listings
+                if not clause.holds(ctx):
+                    return False
         except RuleRuntimeError:
-            return True
+            pass
+        return True
 
     def _kept_runs(self, src: int, limit: int, seq, counts) -> list[tuple]:
         """`_runs` of a source whose runs are a function of its own cards (`run_plan`), kept for it until it changes

@@ -152,7 +152,7 @@ class Playout:
         # moves are listed the general way.
         checked_spaces = [self.empties[gi] for gi in self.checked_space_groups]
         # `playout(blocked=True)`: the positions before each redeal, where a redeal may have been made (see `status`)
-        passes = self.redeal_positions if blocked and any(redeals for *_, redeals in self.stock_info) else None
+        passes = self.redeal_positions if blocked and any(redeals is not None for *_, redeals in self.stock_info) else None
 
         def refile(p):
             """`_refresh(p)`, inline when p's top was and is a face-up card."""

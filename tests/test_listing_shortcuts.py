@@ -9,7 +9,8 @@ first, reading nothing of the move, leave open (`space_only_targets`, `space_gat
 sources some space may take from gone through beside those spaces (`_space_sources`), a pile's runs
 kept by its cards for every later position where it holds them (`run_memo`), kinds of card that every pile files
 alike sharing their index lists (`SHARE_KIND_LISTS`), and the checked lists of a simple source whose card every rule
-filed there refuses (`refuses_single`).
+filed there refuses (`refuses_single`), and the verdicts of an empty rule's clauses past its space gates kept by
+source and count (`gated_counts`).
 
 A game with every shortcut and a twin with none are stepped through the same random moves, with steps taken back
 (the order of the legal moves follows the history of the move indexes); each position must list the same moves in
@@ -40,6 +41,7 @@ def general_twin(name: str, seed: int) -> Game:
     twin.compulsory_masks = twin.step_auto_masks = None
     twin.space_only_targets = twin.run_memo = None
     twin.refuses_single = [False] * twin.P  # every simple source's checked lists read
+    twin.gated_counts = [None] * len(twin.gated_counts)  # every empty rule past its space gates judged in full
     return twin
 
 
@@ -98,6 +100,11 @@ def test_the_shortcuts_are_taken_where_they_are_there_for():
     assert milligan.space_only_targets
     reserve = list(milligan.rules.groups).index("reserve")  # closed while the stock has cards, whatever the move
     assert [clause.text for clause in milligan.space_gates[reserve]] == ["stock.empty"]
+    assert milligan.gated_counts[reserve] is not None  # past it, `source in tableau`: kept by source and count
+    milligan.playout(random.Random(1).randrange, 600)  # the stock dealt out, the reserve's verdicts are kept
+    tableau = milligan.rules.groups["tableau"].piles
+    assert milligan.gated_counts[reserve] and all(ok == ((key // milligan.window_span) in tableau)
+                                                  for key, ok in milligan.gated_counts[reserve].items())
     assert emperor.take_shapes[list(emperor.rules.groups).index("tableau")] is not None
     congress = Game(load_ruleset("congress"), seed=1)
     pairs, *_ = congress.compulsory_masks  # only the waste's moves to the tableau may be compulsory

@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import compress
 
 from kallisti.interpreter.expr_types import Ctx, RuleRuntimeError
+from kallisti.interpreter.pattern_masks import masked
 from kallisti.interpreter.rule_reads import MEMO_LIMIT
 
 
@@ -27,28 +28,8 @@ class MoveGeneration:
 
     def _matches(self, patterns, moves, masks):
         """Yield the moves of `moves` that match one of `patterns`, in their order, each judged as it is reached;
-        `masks` (from `pattern_masks`, or None) pass over most of the others by their number alone."""
-        if masks is None:
-            yield from (m for m in moves if self._matches_any(patterns, m))
-            return
-        pairs, deals, redeals, sure = masks
-        P = self.P
-        PP, windows = P * P, self.discard_base
-        for m in moves:
-            if m >= PP:
-                if m < windows:
-                    if sure[m % PP]:
-                        yield m
-                        continue
-                    if not pairs[m % PP]:
-                        continue
-            elif m < P:
-                if not deals[m]:
-                    continue
-            elif not redeals[m - P]:
-                continue
-            if self._matches_any(patterns, m):
-                yield m
+        `masks` (from `pattern_masks`, or None) pass over most of the others by their number alone (`masked`)."""
+        return masked(moves, masks, self.P, self.discard_base, lambda m: self._matches_any(patterns, m))
 
     def _stock_moves(self) -> list[int]:
         """The deals and redeals allowed now, stock pile by stock pile: the start of every list of moves."""
@@ -62,6 +43,7 @@ class MoveGeneration:
         return out
 
     def _all_moves(self) -> list[int]:
+        self.gates_now = None  # the space gates that hold here are judged afresh in every listing (`_gated_verdict`)
         out = self._stock_moves()
         dests = self.dests
         top_key = self.top_key
@@ -220,6 +202,8 @@ class MoveGeneration:
         else:
             kept = self.space_counts[tg]
             ok = kept.get(src * self.window_span + n) if kept is not None else None
+            if ok is None and self.gated_counts[tg] is not None:  # or by source and count where its gates hold
+                ok = self._gated_verdict(tg, src, n)
         if ok is None:
             self._general_empties(out, tg, src, n, head)
         elif ok:
@@ -448,6 +432,31 @@ class MoveGeneration:
             ctx.top, ctx.pile = self.state.no_card, d
             if self._allows(group.empty, ctx):
                 out.append(head + d)
+
+    def _gated_verdict(self, tg: int, src: int, n: int) -> bool | None:
+        """Group tg's empty rule on the top n cards of pile src, when it keeps verdicts past its space gates
+        (`gated_counts`): False where a gate does not hold (judged once a listing, `gates_now`), else its other
+        clauses' verdict by source and count, kept. None where a clause fails: judged the general way, its failure
+        noted."""
+        now = self.gates_now
+        if now is None:
+            now = self.gates_now = {}
+        held, rule, gates = now.get(tg), self.group_list[tg].empty, self.space_gates[tg]
+        try:
+            if held is None:
+                held = now[tg] = rule._passes(gates, self.ctx)
+            if not held:
+                return False
+            memo, key = self.gated_counts[tg], src * self.window_span + n
+            ok = memo.get(key)
+            if ok is None:
+                ok = rule._passes(rule.residual[len(gates):], self._move_ctx(src, n))
+                if len(memo) >= MEMO_LIMIT:
+                    memo.clear()
+                memo[key] = ok
+        except RuleRuntimeError:
+            return None
+        return ok
 
     def _move_ctx(self, src: int, n: int) -> Ctx:
         ctx = self.ctx

@@ -31,7 +31,7 @@ class MoveIndex:
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
                      "space_targets", "space_only_targets", "run_memo", "space_takers", "refuses_single",
-                     "space_gates")
+                     "space_gates", "gated_counts")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -205,6 +205,12 @@ class MoveIndex:
         self.space_gates = [() if g.empty.card_table is not None or g.empty.pair_table is not None else
                             tuple(takewhile(lambda clause: not clause.uses - {"state"}, g.empty.residual))
                             for g in groups]
+        # Per group whose empty rule runs such clauses first and then clauses that read only the count and the source
+        # (Miss Milligan's reserve: `stock.empty`, then `source in tableau`): the verdicts of those by source and count,
+        # kept for the positions where the first hold (`_gated_verdict`), else None.
+        self.gated_counts = [{} if gates and self.space_counts[gi] is None and reads_only(
+            rules, g.empty, {"count", "source"}, {"source"}, g.empty.residual[len(gates):]) else None
+            for gi, (g, gates) in enumerate(zip(groups, self.space_gates))]
         self.build_memo_of = [self.build_counts[gi] for gi in self.gindex]
         self.space_memo_of = [self.space_counts[gi] for gi in self.gindex]
         # And its take rule's when it reads the count and the shape of the pile the cards leave alone (`count == 1 or
@@ -386,6 +392,7 @@ class MoveIndex:
         # their own cards alone (`run_plan`); None when not known. `_refresh` forgets a pile's.
         self.runs: list = [None] * self.P
         self.window_kept: list = [None] * len(self.discard_sources)  # per discard source, see `_matched_windows`
+        self.gates_now: dict | None = None  # per group, whether its space gates hold, judged once a listing
         self._file_all()
 
     def _file_all(self) -> None:

@@ -1,4 +1,4 @@
-"""What a move's number alone tells of whether it may match a compulsory or automatic move pattern."""
+"""What a move's number alone tells of whether it may match a compulsory or automatic move pattern, and its use."""
 
 from __future__ import annotations
 
@@ -20,3 +20,29 @@ def pattern_masks(P: int, group_of, patterns) -> tuple | None:
     deals = bytes(any(p.kind == "deal" and group_of[s] in p.sources for p in patterns) for s in range(P))
     redeals = bytes(any(p.kind == "redeal" and group_of[s] in p.sources for p in patterns) for s in range(P))
     return pairs, deals, redeals, sure
+
+
+def masked(moves, masks, P: int, windows: int, judge):
+    """Yield the moves of `moves` that `judge` finds match, in their order, each judged as it is reached; `masks`
+    (from `pattern_masks`, or None), for a game of P piles whose window moves are numbered from `windows` on, pass
+    over most of the others by their number alone, and let through without a judgement those that surely match."""
+    if masks is None:
+        yield from filter(judge, moves)
+        return
+    pairs, deals, redeals, sure = masks
+    PP = P * P
+    for m in moves:
+        if m >= PP:
+            if m < windows:
+                if sure[m % PP]:
+                    yield m
+                    continue
+                if not pairs[m % PP]:
+                    continue
+        elif m < P:
+            if not deals[m]:
+                continue
+        elif not redeals[m - P]:
+            continue
+        if judge(m):
+            yield m

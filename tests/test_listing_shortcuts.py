@@ -10,7 +10,8 @@ sources some space may take from gone through beside those spaces (`_space_sourc
 kept by its cards for every later position where it holds them (`run_memo`), kinds of card that every pile files
 alike sharing their index lists (`SHARE_KIND_LISTS`), and the checked lists of a simple source whose card every rule
 filed there refuses (`refuses_single`), and the verdicts of an empty rule's clauses past its space gates kept by
-source and count (`gated_counts`).
+source and count (`gated_counts`), and runs that every general target refuses for good asked about once
+(`space_refused`).
 
 A game with every shortcut and a twin with none are stepped through the same random moves, with steps taken back
 (the order of the legal moves follows the history of the move indexes); each position must list the same moves in
@@ -30,6 +31,13 @@ from test_playout_fast_path import SHIPPED
 NAMES = SHIPPED + ["discordian"]
 
 
+class KeepsNothing(set):
+    """A set that keeps nothing added to it: the twin asks every general target about every run again."""
+
+    def add(self, item) -> None:
+        pass
+
+
 def general_twin(name: str, seed: int) -> Game:
     """A game of a freshly loaded ruleset (its own tables) that takes none of the shortcuts."""
     with mock.patch.object(Game, "FILE_UNTABLED_SPACES", False), \
@@ -42,6 +50,7 @@ def general_twin(name: str, seed: int) -> Game:
     twin.space_only_targets = twin.run_memo = None
     twin.refuses_single = [False] * twin.P  # every simple source's checked lists read
     twin.gated_counts = [None] * len(twin.gated_counts)  # every empty rule past its space gates judged in full
+    twin.space_refused = KeepsNothing()  # no run's refusal by every general target kept
     return twin
 
 
@@ -88,6 +97,9 @@ def test_the_shortcuts_are_taken_where_they_are_there_for():
     assert rouge.run_plan and rouge.space_only_targets == (list(rouge.rules.groups).index("tableau"),)
     # Its runs, judged by a take rule that reads the pile's size, are kept by the pile's cards across positions.
     rouge.playout(random.Random(1).randrange, 200)
+    # And the runs its spaces refuse for good (from the tableau) are not asked about again while a space is open.
+    waste, span = rouge.rules.groups["waste"].piles[0], rouge.window_span
+    assert rouge.space_refused and all(key // span != waste for key in rouge.space_refused)
     plan = {src: (limit, seq, counts) for src, limit, seq, counts, _ in rouge.run_plan}
     here = [(src, runs) for (src, down, cards), runs in rouge.run_memo.items()
             if cards == bytes(rouge.piles[src]) and down == rouge.down[src]]

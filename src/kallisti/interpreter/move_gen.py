@@ -111,10 +111,14 @@ class MoveGeneration:
         only_dests = not (spaces or has_checked)  # the common case: each run's kind's `dests` list, nothing else
         idle = None  # whether runs' general targets add nothing here (`_targets_idle`), asked at the first that has some
         append = out.append
+        memo, down, cards_key, refused = self.run_memo, self.down, self.cards_key, self.space_refused
         for src, limit, seq, counts, kept in self.run_plan:
             found = runs[src]
-            if found is None:
-                found = self._kept_runs(src, limit, seq, counts) if kept else self._runs(src, limit, seq, counts)
+            if found is None:  # `_kept_runs`, whose memo is read here first
+                if kept and memo is not None:
+                    found = runs[src] = memo.get((src, down[src], cards_key(piles[src])))
+                if found is None:
+                    found = self._kept_runs(src, limit, seq, counts) if kept else self._runs(src, limit, seq, counts)
             if only_dests:
                 mark = len(out)
                 for head, k, n, targets in found:
@@ -158,7 +162,7 @@ class MoveGeneration:
                     continue
                 if idle is None:
                     idle = self._targets_idle()
-                if not idle:
+                if not idle and src * span + n not in refused:  # unless they refuse these cards for good
                     self._space_targets(out, targets, src, n, head)
         if self.discard_sources:
             self._discard_moves(out)
@@ -182,16 +186,20 @@ class MoveGeneration:
         """The moves of the top n cards of pile src to `targets`, the general targets a run of n cards may go to (as
         `general_by_count` has them): onto the piles of those whose build rule is judged pile by pile, into the spaces
         of those that take cards into spaces."""
+        key, refused = src * self.window_span + n, True  # whether every target refuses these cards for good
         for tg, builds, takes_spaces in targets:
             if builds:
+                refused = False
                 self._general_builds(out, tg, src, n, head)
             if takes_spaces:
+                kept = self.space_counts[tg] if self.empty_memos[tg] is None else None  # `_into_spaces`, inline
+                ok = kept.get(key) if kept is not None else None
+                refused = refused and ok is False
                 empties = self.empties[tg]
-                if empties:
-                    kept = self.space_counts[tg] if self.empty_memos[tg] is None else None  # `_into_spaces`, inline
-                    ok = kept.get(src * self.window_span + n) if kept is not None else None
-                    if ok is None or ok:
-                        self._into_spaces(out, tg, empties, src, n, head)
+                if empties and (ok is None or ok):
+                    self._into_spaces(out, tg, empties, src, n, head)
+        if refused:  # a kept refusal by source and count is the rule's in any position: not asked again
+            self.space_refused.add(key)
 
     def _into_spaces(self, out, tg: int, empties, src: int, n: int, head: int) -> None:
         """The moves of the top n cards of pile src into `empties`, the spaces of general target tg: judged by

@@ -31,7 +31,7 @@ class MoveIndex:
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
                      "space_targets", "space_only_targets", "run_memo", "space_takers", "refuses_single",
-                     "space_gates", "gated_counts")
+                     "space_gates", "gated_counts", "space_refused")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -177,6 +177,7 @@ class MoveIndex:
         # its face-down cards (`_kept_runs`): a pile's cards come back again and again (a card moved off and back).
         self.run_memo = {}
         self.space_takers: dict = {}  # per space target, the simple sources its spaces may take from (`_space_sources`)
+        self.space_refused: set = set()  # the runs (by source and count) every general target refuses (`_space_targets`)
         # Per group, whether its build rule, and its empty rule, is blind to the destination (`blind_to_destination`):
         # judged once for every pile of the group a run may go to, not pile by pile.
         self.blind_build = [blind_to_destination(rules, g.build) for g in groups]

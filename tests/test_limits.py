@@ -182,7 +182,7 @@ LIMIT_TESTS: dict[tuple[str, str], str] = {
     ("kallisti.interpreter.hands", "MAX_RECENT"): "tests/test_limits.py::test_the_hands_an_evaluator_remembers_are_bounded",
     ("kallisti.solver.search", "MAX_RUNS_KEPT"): "tests/test_bots_decisions_caches.py::"
         "test_the_search_bot_forgets_the_runs_it_found_past_its_bound_and_plays_the_same",
-    ("kallisti.interpreter.move_index", "MAX_RUNS_MEMO"): "tests/test_listing_shortcuts.py::"
+    ("kallisti.interpreter.kept_verdicts", "MAX_RUNS_MEMO"): "tests/test_listing_shortcuts.py::"
         "test_the_runs_kept_by_a_piles_cards_are_bounded_and_forgetting_them_changes_no_move",
     ("kallisti.interpreter.rng", "MAX_REPLAYED_STREAMS"): "tests/test_rng.py::"
         "test_replayed_streams_answer_as_a_fresh_rng_within_their_bounds",

@@ -9,8 +9,10 @@ first, reading nothing of the move, leave open (`space_only_targets`, `space_gat
 sources some space may take from gone through beside those spaces (`_space_sources`), a pile's runs
 kept by its cards for every later position where it holds them (`run_memo`), kinds of card that every pile files
 alike sharing their index lists (`SHARE_KIND_LISTS`), and the checked lists of a simple source whose card every rule
-filed there refuses (`refuses_single`), and verdicts kept by card while the piles of the groups a rule reads stand
-(`build_judges`, `empty_judges`, `watched_checked`: House on the Hill's one foundation a suit).
+filed there refuses (`refuses_single`), verdicts kept by card while the piles of the groups a rule reads stand
+(`build_judges`, `empty_judges`, `watched_checked`: House on the Hill's one foundation a suit), the verdicts of an
+empty rule's clauses past its space gates kept by source and count (`gated_counts`), and runs that every general
+target refuses for good asked about once (`space_refused`).
 
 A game with every shortcut and a twin with none are stepped through the same random moves, with steps taken back
 (the order of the legal moves follows the history of the move indexes); each position must list the same moves in
@@ -30,6 +32,13 @@ from test_playout_fast_path import SHIPPED
 NAMES = SHIPPED + ["discordian"]
 
 
+class KeepsNothing(set):
+    """A set that keeps nothing added to it: the twin asks every general target about every run again."""
+
+    def add(self, item) -> None:
+        pass
+
+
 def general_twin(name: str, seed: int) -> Game:
     """A game of a freshly loaded ruleset (its own tables) that takes none of the shortcuts."""
     with mock.patch.object(Game, "FILE_UNTABLED_SPACES", False), \
@@ -44,6 +53,8 @@ def general_twin(name: str, seed: int) -> Game:
     twin.build_judges = [g.build for g in twin.group_list]  # no verdict kept by card while some piles stand
     twin.empty_judges = [g.empty for g in twin.group_list]
     twin.watched_checked = False
+    twin.gated_counts = [None] * len(twin.gated_counts)  # every empty rule past its space gates judged in full
+    twin.space_refused = KeepsNothing()  # no run's refusal by every general target kept
     return twin
 
 
@@ -90,6 +101,9 @@ def test_the_shortcuts_are_taken_where_they_are_there_for():
     assert rouge.run_plan and rouge.space_only_targets == (list(rouge.rules.groups).index("tableau"),)
     # Its runs, judged by a take rule that reads the pile's size, are kept by the pile's cards across positions.
     rouge.playout(random.Random(1).randrange, 200)
+    # And the runs its spaces refuse for good (from the tableau) are not asked about again while a space is open.
+    waste, span = rouge.rules.groups["waste"].piles[0], rouge.window_span
+    assert rouge.space_refused and all(key // span != waste for key in rouge.space_refused)
     plan = {src: (limit, seq, counts) for src, limit, seq, counts, _ in rouge.run_plan}
     here = [(src, runs) for (src, down, cards), runs in rouge.run_memo.items()
             if cards == bytes(rouge.piles[src]) and down == rouge.down[src]]
@@ -102,6 +116,11 @@ def test_the_shortcuts_are_taken_where_they_are_there_for():
     assert milligan.space_only_targets
     reserve = list(milligan.rules.groups).index("reserve")  # closed while the stock has cards, whatever the move
     assert [clause.text for clause in milligan.space_gates[reserve]] == ["stock.empty"]
+    assert milligan.gated_counts[reserve] is not None  # past it, `source in tableau`: kept by source and count
+    milligan.playout(random.Random(1).randrange, 600)  # the stock dealt out, the reserve's verdicts are kept
+    tableau = milligan.rules.groups["tableau"].piles
+    assert milligan.gated_counts[reserve] and all(ok == ((key // milligan.window_span) in tableau)
+                                                  for key, ok in milligan.gated_counts[reserve].items())
     assert emperor.take_shapes[list(emperor.rules.groups).index("tableau")] is not None
     congress = Game(load_ruleset("congress"), seed=1)
     pairs, *_ = congress.compulsory_masks  # only the waste's moves to the tableau may be compulsory
@@ -153,13 +172,13 @@ def test_kinds_filed_alike_share_their_lists():
 
 
 def test_the_runs_kept_by_a_piles_cards_are_bounded_and_forgetting_them_changes_no_move(monkeypatch):
-    from kallisti.interpreter import move_index
+    from kallisti.interpreter import kept_verdicts
 
     name = "rouge-et-noir-whole-piles"
     kept = Game(load_ruleset(name), seed=2)
     moves = kept.playout(random.Random(2).randrange, 300)
     assert len(kept.run_memo) > 5
-    monkeypatch.setattr(move_index, "MAX_RUNS_MEMO", 5)
+    monkeypatch.setattr(kept_verdicts, "MAX_RUNS_MEMO", 5)
     bounded = Game(load_ruleset(name), seed=2)  # a ruleset of its own: its memo starts empty
     assert bounded.playout(random.Random(2).randrange, 300) == moves
     assert 0 < len(bounded.run_memo) <= 5

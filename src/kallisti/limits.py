@@ -129,7 +129,7 @@ LIMITS = (
     Limit("MAX_MEMO", "kallisti.model.clause_checks", "clause-check outcomes kept", "forgotten"),
     Limit("MAX_RUNS_KEPT", "kallisti.solver.search",
           "positions' runs, promises and settled values the search bot keeps for one deal", "forgotten"),
-    Limit("MAX_RUNS_MEMO", "kallisti.interpreter.move_index",
+    Limit("MAX_RUNS_MEMO", "kallisti.interpreter.kept_verdicts",
           "piles' runs kept by their cards, per ruleset, for the positions that hold them again", "forgotten"),
     Limit("MAX_REPLAYED_STREAMS", "kallisti.interpreter.rng",
           "random streams whose draws are kept for the trial and measuring deals that read them again", "forgotten"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from kallisti.interpreter.expr_types import Ctx
 
 
@@ -82,9 +84,16 @@ def pile_quantifier(func: str, piles, empty: bool):
     rather than through the body's closures, the same piles gone through and counted on the meter."""
     found = func == "any"  # what the quantifier says at the pile that settles it
     settles_with_cards = found != empty  # whether that is the first pile with cards, else the first empty one
+    scan, count = (any if settles_with_cards else all), len(piles)  # whether one settles it, asked at C speed
+    held_of = itemgetter(*piles) if count > 1 else lambda held: [held[i] for i in piles]  # the piles' cards, in one call
 
     def judge(c):
         held = c.state.piles
+        # Most often no pile settles it (every pile has cards, or none has): that is asked at C speed first, and the
+        # piles are gone through one by one only to count those looked at up to the one that settles it.
+        if scan(held_of(held)) is not settles_with_cards:
+            c.steps += count
+            return not found
         n = 0
         for i in piles:
             n += 1

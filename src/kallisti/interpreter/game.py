@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from kallisti.errors import Pos, error
 from kallisti.interpreter.expr_types import Ctx
 from kallisti.interpreter.history import Trail
+from kallisti.interpreter.kept_verdicts import KeptVerdicts
 from kallisti.interpreter.live_rules import LayoutChanged, LiveRules, RuleStep
 from kallisti.interpreter.move_gen import MoveGeneration
 from kallisti.interpreter.move_index import MoveIndex
@@ -38,7 +39,7 @@ def require_piles(rules) -> None:
                     Pos(rules.name))
 
 
-class Game(MoveIndex, MoveGeneration, WindowMoves, MoveApplication, LiveRules, Playout):
+class Game(MoveIndex, MoveGeneration, KeptVerdicts, WindowMoves, MoveApplication, LiveRules, Playout):
     """One game: the state, the move generator and the history for undo/redo.
 
     Moves are small ints: a card move is `(n * P + src) * P + dst` (P piles, n cards);

@@ -34,14 +34,15 @@ class MoveGeneration:
         """The deals and redeals allowed now, stock pile by stock pile: the start of every list of moves."""
         piles, P = self.piles, self.P
         out: list[int] = []
-        for s, deals, always, redeals in self.stock_info:
+        for s, deals, always, redeal in self.stock_info:
             if deals and piles[s] and (always or self._may_deal(s)):
                 out.append(s)
-            if redeals and self._may_redeal(s):
+            if redeal is not None and self._redeal_ok(s, redeal):
                 out.append(P + s)
         return out
 
     def _all_moves(self) -> list[int]:
+        self.gates_now = None  # the space gates that hold here are judged afresh in every listing (`_gated_verdict`)
         out = self._stock_moves()
         append = out.append
         dests = self.dests
@@ -125,10 +126,14 @@ class MoveGeneration:
         runs = self.runs
         only_dests = not (spaces or has_checked)  # the common case: each run's kind's `dests` list, nothing else
         idle = None  # whether runs' general targets add nothing here (`_targets_idle`), asked at the first that has some
+        memo, down, cards_key, refused = self.run_memo, self.down, self.cards_key, self.space_refused
         for src, limit, seq, counts, kept in self.run_plan:
             found = runs[src]
-            if found is None:
-                found = self._kept_runs(src, limit, seq, counts) if kept else self._runs(src, limit, seq, counts)
+            if found is None:  # `_kept_runs`, whose memo is read here first
+                if kept and memo is not None:
+                    found = runs[src] = memo.get((src, down[src], cards_key(piles[src])))
+                if found is None:
+                    found = self._kept_runs(src, limit, seq, counts) if kept else self._runs(src, limit, seq, counts)
             if only_dests:
                 mark = len(out)
                 for head, k, n, targets in found:
@@ -172,7 +177,7 @@ class MoveGeneration:
                     continue
                 if idle is None:
                     idle = self._targets_idle()
-                if not idle:
+                if not idle and src * span + n not in refused:  # unless they refuse these cards for good
                     self._space_targets(out, targets, src, n, head)
         if self.discard_sources:
             self._discard_moves(out)
@@ -180,32 +185,24 @@ class MoveGeneration:
             self._reach_moves(out)
         return out
 
-    def _targets_idle(self) -> bool:
-        """Whether the general targets take cards into spaces alone and none of them has a space open now (`_space_open`:
-        its empty rule may close every space in a position): a run's general targets then add no move (and judge
-        nothing), so runs are listed as if they had none."""
-        groups, empties = self.space_only_targets, self.empties
-        if groups is None:
-            return False
-        for tg in groups:
-            if empties[tg] and self._space_open(tg):
-                return False
-        return True
-
     def _space_targets(self, out, targets, src: int, n: int, head: int) -> None:
         """The moves of the top n cards of pile src to `targets`, the general targets a run of n cards may go to (as
         `general_by_count` has them): onto the piles of those whose build rule is judged pile by pile, into the spaces
         of those that take cards into spaces."""
+        key, refused = src * self.window_span + n, True  # whether every target refuses these cards for good
         for tg, builds, takes_spaces in targets:
             if builds:
+                refused = False
                 self._general_builds(out, tg, src, n, head)
             if takes_spaces:
+                kept = self.space_counts[tg] if self.empty_memos[tg] is None else None  # `_into_spaces`, inline
+                ok = kept.get(key) if kept is not None else None
+                refused = refused and ok is False
                 empties = self.empties[tg]
-                if empties:
-                    kept = self.space_counts[tg] if self.empty_memos[tg] is None else None  # `_into_spaces`, inline
-                    ok = kept.get(src * self.window_span + n) if kept is not None else None
-                    if ok is None or ok:
-                        self._into_spaces(out, tg, empties, src, n, head)
+                if empties and (ok is None or ok):
+                    self._into_spaces(out, tg, empties, src, n, head)
+        if refused:  # a kept refusal by source and count is the rule's in any position: not asked again
+            self.space_refused.add(key)
 
     def _into_spaces(self, out, tg: int, empties, src: int, n: int, head: int) -> None:
         """The moves of the top n cards of pile src into `empties`, the spaces of general target tg: judged by
@@ -216,6 +213,8 @@ class MoveGeneration:
         else:
             kept = self.space_counts[tg]
             ok = kept.get(src * self.window_span + n) if kept is not None else None
+            if ok is None and self.gated_counts[tg] is not None:  # or by source and count where its gates hold
+                ok = self._gated_verdict(tg, src, n)
         if ok is None:
             self._general_empties(out, tg, src, n, head)
         elif ok:
@@ -318,26 +317,6 @@ class MoveGeneration:
                 memo.clear()
             memo[key] = ok
         return ok
-
-    def _stand_watches(self) -> bool:
-        """Make every watch of a rule (`GroupWatch`) forget the verdicts kept before a change of the piles it watches:
-        once a listing, before any is read off (`_all_moves`). False, for `stale`."""
-        for watch in self.watches:
-            watch.stand(self.state)
-        return False
-
-    def _read_off(self, out, lst, src: int, head: int, key: int, builds, spaces) -> None:
-        """The moves of a simple source's card onto the piles of its checked list `lst`, each pile's verdict read off
-        its rule's kept verdicts by `key` (per pile, its build rule's in `builds`, its empty rule's in `spaces`); a
-        pile not judged yet is judged by `_checked_targets`, as ever."""
-        piles = self.piles
-        for d in lst:
-            if d != src:
-                ok = (builds[d] if piles[d] else spaces[d]).get(key)
-                if ok:
-                    out.append(head + d)
-                elif ok is None:
-                    self._checked_targets(out, (d,), src, 1, head)
 
     def _checked_targets(self, out, piles, src, n, head) -> None:
         """Moves onto piles whose tables passed the card: their remaining clauses decide. A rule blind to the
@@ -498,18 +477,21 @@ class MoveGeneration:
 
     def _may_redeal(self, s: int) -> bool:
         """Whether pile s may redeal now: redeals are left, its condition holds, and there are cards to gather."""
-        g = self.group_list[self.gindex[s]]
-        spec = g.redeal
-        if spec is None or g.redeals == 0:
+        redeal = next((info[3] for info in self.stock_info if info[0] == s), None)
+        return redeal is not None and self._redeal_ok(s, redeal)
+
+    def _redeal_ok(self, s: int, redeal) -> bool:
+        """`_may_redeal` for stock pile s that may ever redeal, from what `stock_info` keeps of it."""
+        name, limit, gather, when = redeal
+        st = self.state
+        if limit > 0 and st.redeals[name] >= limit:
             return False
-        if g.redeals > 0 and self.state.redeals[g.name] >= g.redeals:
-            return False
-        if not any(map(self.state.sizes.__getitem__, spec.gather)):  # at C speed: it runs at every listing
+        if not any(map(st.sizes.__getitem__, gather)):  # at C speed: it runs at every listing
             return False
         ctx = self.ctx
         ctx.pile = s
         try:
-            return bool(spec.when(ctx))
+            return bool(when(ctx))
         except RuleRuntimeError as exc:
             self._rule_failed(exc)
             return False

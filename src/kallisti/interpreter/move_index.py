@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from itertools import compress, takewhile
+from itertools import takewhile
 
-from kallisti.interpreter.expr_types import RuleRuntimeError
 from kallisti.interpreter.group_watch import watch_rules, watched_piles
 from kallisti.interpreter.move_patterns import pattern_masks
 from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, judges_cards_alone, reads_only,
                                             reads_only_its_pile, window_sums)
 
 NOT_INDEXED = -2  # index key of a pile whose top is face down: it accepts no card
-# Piles whose runs `run_memo` keeps before it is emptied and refilled: each is a pile's cards and a list of runs, a
-# few hundred bytes, kept for the life of the ruleset (random playouts of 20 deals of Spider see ~2,200 piles).
-MAX_RUNS_MEMO = 1 << 13
 
 
 class MoveIndex:
@@ -32,7 +28,8 @@ class MoveIndex:
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
                      "space_targets", "space_only_targets", "run_memo", "space_takers", "refuses_single",
-                     "space_gates", "build_watched", "empty_watched", "watched_checked")
+                     "space_gates", "build_watched", "empty_watched", "watched_checked", "gated_counts",
+                     "space_refused")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -119,12 +116,15 @@ class MoveIndex:
         self.pile_roles = [groups[gi].role for gi in self.gindex]  # per pile, its group's role (the greedy measure's)
         self.stock_piles = [g.piles[0] for g in groups if g.turn is not None or g.redeal is not None]
         # Per stock pile, what the move generator must ask: (pile, whether it deals at all, whether its dealing rule
-        # is `always` (no need to run it), whether it may ever redeal) -- so most piles cost no call per position.
+        # is `always` (no need to run it), what `_may_redeal` reads when it may ever redeal, else None: its group's
+        # name, its redeals (-1: unlimited), the groups it gathers and its condition) -- so most piles cost no call
+        # per position.
         self.stock_info = []
         for s in self.stock_piles:
             g = groups[self.gindex[s]]
             self.stock_info.append((s, g.turn is not None, g.turn is not None and g.dealing.always,
-                                    g.redeal is not None and g.redeals != 0))
+                                    (g.name, g.redeals, g.redeal.gather, g.redeal.when)
+                                    if g.redeal is not None and g.redeals != 0 else None))
         # Per pile that deals: the piles its `turn` deals to, one entry per card, in order: `count` cards to the
         # first pile of the target group, or with `each`, `count` cards to every pile of it in turn.
         self.deal_to = [None] * self.P
@@ -179,6 +179,7 @@ class MoveIndex:
         # its face-down cards (`_kept_runs`): a pile's cards come back again and again (a card moved off and back).
         self.run_memo = {}
         self.space_takers: dict = {}  # per space target, the simple sources its spaces may take from (`_space_sources`)
+        self.space_refused: set = set()  # the runs (by source and count) every general target refuses (`_space_targets`)
         # Per group, whether its build rule, and its empty rule, is blind to the destination (`blind_to_destination`):
         # judged once for every pile of the group a run may go to, not pile by pile.
         self.blind_build = [blind_to_destination(rules, g.build) for g in groups]
@@ -211,6 +212,12 @@ class MoveIndex:
         self.space_gates = [() if g.empty.card_table is not None or g.empty.pair_table is not None else
                             tuple(takewhile(lambda clause: not clause.uses - {"state"}, g.empty.residual))
                             for g in groups]
+        # Per group whose empty rule runs such clauses first and then clauses that read only the count and the source
+        # (Miss Milligan's reserve: `stock.empty`, then `source in tableau`): the verdicts of those by source and count,
+        # kept for the positions where the first hold (`_gated_verdict`), else None.
+        self.gated_counts = [{} if gates and self.space_counts[gi] is None and reads_only(
+            rules, g.empty, {"count", "source"}, {"source"}, g.empty.residual[len(gates):]) else None
+            for gi, (g, gates) in enumerate(zip(groups, self.space_gates))]
         self.build_memo_of = [self.build_counts[gi] for gi in self.gindex]
         self.space_memo_of = [self.space_counts[gi] for gi in self.gindex]
         # Else, whether every pile filed in `checked` is judged by verdicts kept by card (a `GroupWatch`), which
@@ -368,7 +375,7 @@ class MoveIndex:
         # When every stock pile deals without a condition, never redeals, and no card moves onto or off it, the
         # stock's moves change only with a deal or a move made through `apply`: they are worked out only then.
         self.steady_stock = all(
-            (always or not deals) and not redeals and self.source_slot[s] == len(self.simple_sources)
+            (always or not deals) and redeals is None and self.source_slot[s] == len(self.simple_sources)
             and not any(self.accepts_by_kind[s]) and not self.space_kinds_of[s] and not self.open_of[s]
             for s, deals, always, redeals in self.stock_info)
 
@@ -398,6 +405,7 @@ class MoveIndex:
         # their own cards alone (`run_plan`); None when not known. `_refresh` forgets a pile's.
         self.runs: list = [None] * self.P
         self.window_kept: list = [None] * len(self.discard_sources)  # per discard source, see `_matched_windows`
+        self.gates_now: dict | None = None  # per group, whether its space gates hold, judged once a listing
         self._file_all()
 
     def _file_all(self) -> None:
@@ -406,75 +414,6 @@ class MoveIndex:
         for p in range(self.P):
             top_key[p] = None
             self._refresh(p)
-
-    def _refuses_single(self, targets) -> list[bool]:
-        """Per pile, whether every rule filed in `checked` refuses one card from it, whatever the card and wherever it
-        would go: those rules then keep verdicts by source and count alone (`kept_checked`), judged here once for each
-        pile, so that `_all_moves` passes over the checked lists of a simple source they all refuse (a foundation's
-        card, which no other foundation takes) rather than reading the same refusals off pile by pile. False for every
-        pile otherwise, and for a pile where a rule fails (judged as ever, its failure noted then)."""
-        if not self.kept_checked:
-            return [False] * self.P
-        groups, ctx = self.group_list, self.ctx
-        rules = [groups[tg].build for tg in targets if self.build_residual[tg] and self.onto[tg]] + \
-            [groups[tg].empty for tg in targets if self.space_residual[tg] and self.space_kinds[tg]]
-        refused = []
-        for p in range(self.P):
-            ctx.count, ctx.source = 1, p
-            try:
-                refused.append(not any(rule.residual_allows(ctx) for rule in rules))
-            except RuleRuntimeError:
-                refused.append(False)
-        return refused
-
-    def _space_open(self, tg: int) -> bool:
-        """Whether a space of group tg may take a card in this position: the clauses its empty rule runs first that
-        read nothing of the move (`space_gates`) hold (Miss Milligan's reserve takes cards once the stock is dealt
-        out). A clause that fails leaves it open: the moves are judged as ever, and the failure noted each time."""
-        try:
-            return all(clause.holds(self.ctx) for clause in self.space_gates[tg])
-        except RuleRuntimeError:
-            return True
-
-    def _kept_runs(self, src: int, limit: int, seq, counts) -> list[tuple]:
-        """`_runs` of a source whose runs are a function of its own cards (`run_plan`), kept for it until it changes
-        (`runs`) and, when `run_memo` is on, by its cards and its face-down cards for any later position where it holds
-        them again. A rule that failed is judged again, its failure noted again: those runs are not kept."""
-        memo = self.run_memo
-        if memo is not None:
-            key = (src, self.down[src], self.cards_key(self.piles[src]))
-            found = memo.get(key)
-            if found is not None:
-                self.runs[src] = found
-                return found
-        failures = self.failures
-        found = self._runs(src, limit, seq, counts)
-        if failures == self.failures:
-            self.runs[src] = found
-            if memo is not None:
-                if len(memo) >= MAX_RUNS_MEMO:
-                    memo.clear()
-                memo[key] = found
-        return found
-
-    def _space_sources(self, space_targets):
-        """The simple sources `_all_moves` goes through when the only targets beyond the `dests` lists are the spaces
-        of `space_targets` (no open space, no pile filed in `checked`): in their order, those with a `dests` list to go
-        to and those the spaces may take a card from, the others listing nothing. A space target's verdicts kept by
-        source (`space_counts`) tell which sources its spaces refuse: the rest are kept in `space_takers`, worked out
-        again when a verdict was added. Every source when a target keeps no verdicts by source."""
-        takers, span, sources = self.space_takers, self.window_span, self.simple_sources
-        chosen = list(map(bool, self.source_dests))
-        for tg, _, kept in space_targets:
-            if kept is None:
-                return sources
-            known = takers.get(tg)
-            # Verdicts are only added (or all forgotten, past MEMO_LIMIT), and a kept refusal is the rule's for good.
-            if known is None or known[0] != len(kept):
-                known = takers[tg] = (len(kept), [i for src, _, i in sources if kept.get(src * span + 1) is not False])
-            for i in known[1]:
-                chosen[i] = True
-        return compress(sources, chosen)
 
     def _count_table(self, gi: int):
         """The take rule's count table, or None when every count up to the maximum is allowed."""

@@ -93,18 +93,19 @@ class Playout:
 
     def _refiler(self):
         """`_refresh`, for a playout: written out where a pile's top is face up before and after (its runs forgotten,
-        the pile moved to its new top's lists), unless piles of hands are re-filed here (`any_hand`). The playout
-        re-files piles unseen by `dirty`, so the key makers that read it start afresh (`key_owner`)."""
+        the pile moved to its new top's lists), but for a hand, whose face-down cards `_refresh` counts again. The
+        playout re-files piles unseen by `dirty`, so the key makers that read it start afresh (`key_owner`)."""
         refresh = self._refresh
-        if self.any_hand:
-            return refresh
         self.key_owner = None
         piles, down, kind, top_key, runs = self.piles, self.down, self.kind, self.top_key, self.runs
         dests, source_dests, slot = self.dests, self.source_dests, self.source_slot
-        build_lists, filed_under = self.build_lists, self.filed_under
+        build_lists, filed_under, hand = self.build_lists, self.filed_under, self.top_up_of
 
         def refile(p: int) -> None:
             """Re-file pile p as `_refresh(p)` does."""
+            if hand[p]:
+                refresh(p)
+                return
             runs[p] = None
             pile = piles[p]
             if pile and len(pile) > down[p]:
@@ -152,7 +153,7 @@ class Playout:
         # moves are listed the general way.
         checked_spaces = [self.empties[gi] for gi in self.checked_space_groups]
         # `playout(blocked=True)`: the positions before each redeal, where a redeal may have been made (see `status`)
-        passes = self.redeal_positions if blocked and any(redeals for *_, redeals in self.stock_info) else None
+        passes = self.redeal_positions if blocked and any(redeals is not None for *_, redeals in self.stock_info) else None
 
         def refile(p):
             """`_refresh(p)`, inline when p's top was and is a face-up card."""

@@ -15,11 +15,11 @@ _SCOPES = {"build": BUILD_SCOPE, "empty": EMPTY_SCOPE, "take": TAKE_SCOPE, "sequ
 _DESTINATION = frozenset({"pile", "top"})  # what a build or empty rule reads of the pile the cards would go to
 
 
-def rule_places(rules, rule) -> frozenset:
-    """What the clauses of `rule` beyond its tables read of the position (`Compiled.places`); its tables read only
-    the cards (`card`, and for a pair table `top`)."""
+def rule_places(rules, rule, clauses=None) -> frozenset:
+    """What the clauses of `rule` beyond its tables (or `clauses`, some of them) read of the position
+    (`Compiled.places`); its tables read only the cards (`card`, and for a pair table `top`)."""
     found: set = set()
-    for clause in rule.residual:
+    for clause in rule.residual if clauses is None else clauses:
         found |= rules.compiler.places(clause.text, clause.pos, _SCOPES[rule.kind])
     return frozenset(found)
 
@@ -52,12 +52,14 @@ def groups_read(rules, rule) -> frozenset | None:
     return frozenset(found)
 
 
-def reads_only(rules, rule, names: set, places: set) -> bool:
-    """Whether the clauses of `rule` beyond its tables read none of the values a rule may name but `names` (a group's
-    name aside: which piles it has is fixed) and no place of the position but `places` (`Compiled.places`): its
-    verdict is then a function of those values, whatever the position, and may be kept from one position to the
-    next."""
-    return all((clause.uses - {"state"}) <= names for clause in rule.residual) and rule_places(rules, rule) <= places
+def reads_only(rules, rule, names: set, places: set, clauses=None) -> bool:
+    """Whether the clauses of `rule` beyond its tables (or `clauses`, some of them) read none of the values a rule may
+    name but `names` (a group's name aside: which piles it has is fixed) and no place of the position but `places`
+    (`Compiled.places`): its verdict is then a function of those values, whatever the position, and may be kept from
+    one position to the next."""
+    clauses = rule.residual if clauses is None else clauses
+    return all((clause.uses - {"state"}) <= names for clause in clauses) and \
+        rule_places(rules, rule, clauses) <= places
 
 
 @dataclass(frozen=True)

@@ -6,13 +6,17 @@ checking of rule changes were made cheaper) on the seed given; they are not a ju
 this test is that a speed-up changes no move, no shuffling choice and no rule change: should a deliberate change of
 the bots' play alter them, record them again from the new code and say why in that change. The search's settled
 values (docs/solver.md, "Settled values") may change a move where the budget cut lines short; they change none of
-this match's, whose record stands as it was.
+this match's. Recorded again on 2026-11-27, when a bot that keeps the pack came to play the line it played in its head
+to choose so (`Bots._planned`) rather than search the same deal again: the moves of a kept deal changed, and no
+shuffling choice or rule change did.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+
+import pytest
 
 from kallisti.interpreter import amend
 from kallisti.interpreter.match import Match, Seat
@@ -40,7 +44,7 @@ EXPECTED_CHOICES = [
 ]
 EXPECTED_ACTIONS = 630
 # The SHA-256 of the JSON list of every action [seat, what, detail]: each move, acknowledgement, shuffle and change.
-EXPECTED_DIGEST = "56435b5847c9bf5970935eb76bd3be8c018d6d653f7293e0bc1d6237658e1082"
+EXPECTED_DIGEST = "e9293577f3c6e4d7ac2f36b82122351cdb20403b296883e418087b88bc1ffdee"
 
 
 class _Enough(Exception):
@@ -77,3 +81,41 @@ def test_the_same_match_played_again_in_the_same_process_makes_the_same_actions(
     # change): nothing may differ.
     first = _record(SEED, 4)
     assert _record(SEED, 4) == first
+
+
+def test_a_bot_that_keeps_the_pack_plays_the_line_it_played_in_its_head(monkeypatch):
+    amend.forget_checked()
+    match = Match(load_ruleset("discordian"), [Seat("bot1", "search"), Seat("bot2", "search")], SEED)
+    bots = Bots(match)
+    kept = {}  # the seat that kept the pack, the turn, and the moves of the line it played in its head
+
+    def hear(seat, what, detail) -> None:
+        if what == "shuffle" and detail == "keeps the pack as it is":
+            kept.update(seat=seat, turn=match.turn, line=[m for _, m in bots.plans[seat][1]])
+            raise _Enough
+
+    try:
+        bots.act(hear)
+    except _Enough:
+        pass
+    assert kept and len(kept["line"]) > 5
+    played = []
+    real_move = Match.move
+
+    def move(self, seat, m):
+        if self.turn == kept["turn"]:
+            played.append(m)
+        return real_move(self, seat, m)
+
+    monkeypatch.setattr(Match, "move", move)
+    monkeypatch.setattr(bots.strategies[kept["seat"]], "choose", lambda game, moves: pytest.fail("searched again"))
+
+    def until_the_turn_ends(seat, what, detail) -> None:
+        if match.turn != kept["turn"]:
+            raise _Enough
+
+    try:
+        bots.act(until_the_turn_ends)
+    except _Enough:
+        pass
+    assert played == kept["line"]

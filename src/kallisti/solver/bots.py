@@ -13,6 +13,9 @@ class Bots:
     def __init__(self, match):
         self.match = match
         self.strategies = {}
+        # Per seat, the line it played in its head when it chose to keep the pack (`choose_shuffle`): the turn it
+        # deals, the positions' keys and the moves, and how many of them were played.
+        self.plans: dict[int, list] = {}
         for s, seat in enumerate(match.seats):
             if seat.is_bot:
                 self.strategies[s] = _strategy(seat.strategy, match.seed * 16 + s)
@@ -36,7 +39,10 @@ class Bots:
                 detail = "shuffles" if shuffle else "keeps the pack as it is"
             elif w.what == "move":
                 game = match.game
-                m = self.strategies[seat].choose(game, game.legal_moves())
+                moves = game.legal_moves()
+                m = self._planned(seat, game, moves)
+                if m is None:
+                    m = self.strategies[seat].choose(game, moves)
                 detail = describe(game, m)
                 match.move(seat, m)
             else:
@@ -54,7 +60,29 @@ class Bots:
         rules = match.rules_for(seat)
         if pack is None or len(pack) != rules.deck.size:
             return True
-        return choose_shuffle(rules, pack, match.seed * 16 + seat + match.turn * 256)
+        self.plans.pop(seat, None)  # a line is for the deal it was played on
+        line: list = []
+        shuffle = choose_shuffle(rules, pack, match.seed * 16 + seat + match.turn * 256, line=line)
+        if not shuffle and line:
+            self.plans[seat] = [match.turn, line, 0]
+        return shuffle
+
+    def _planned(self, seat: int, game, moves: list[int]):
+        """The move of the line the seat played in its head for this deal, when it kept the pack and the game stands
+        where that line stood (the same position, the move legal); None otherwise, and the line is dropped: the bot
+        then searches as ever. Having played the deal out and kept the pack for it, the bot plays the line it found,
+        rather than searching the same deal again (a shuffling redeal, say, may take the game elsewhere)."""
+        plan = self.plans.get(seat)
+        if plan is None:
+            return None
+        turn, line, i = plan
+        if turn == self.match.turn and i < len(line):
+            key, m = line[i]
+            if m in moves and game.state.key() == key:
+                plan[2] = i + 1
+                return m
+        del self.plans[seat]
+        return None
 
     def player_x(self, seat: int) -> str:
         """Impose a change, revoke one, or pass, by the Player X policy; returns what was done."""

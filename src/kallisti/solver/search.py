@@ -453,8 +453,10 @@ def _run_finder(takes: dict, stacks: list[list[int]]):
     return longest_from
 
 
-def play_turn(rules, strategy, seed: int | None = None, order: list[int] | None = None, cap: int = TURN_CAP) -> int:
-    """Play one deal (from `order`, else shuffled from `seed`) to its end with `strategy`; returns its score."""
+def play_turn(rules, strategy, seed: int | None = None, order: list[int] | None = None, cap: int = TURN_CAP,
+              line: list | None = None) -> int:
+    """Play one deal (from `order`, else shuffled from `seed`) to its end with `strategy`; returns its score. `line`,
+    when given, gets each position's key and the move played there, in order."""
     game = Game(rules, seed=seed, order=order)
     full_steps = any(p.trigger == "each-move" for p in rules.auto)
     for _ in range(cap):
@@ -462,6 +464,8 @@ def play_turn(rules, strategy, seed: int | None = None, order: list[int] | None 
         if game.status(moves).outcome != "playing":
             break
         m = strategy.choose(game, moves)
+        if line is not None:
+            line.append((game.state.key(), m))
         if full_steps:
             game.play(m)
         else:
@@ -470,18 +474,19 @@ def play_turn(rules, strategy, seed: int | None = None, order: list[int] | None 
 
 
 def choose_shuffle(rules, pack_order: list[int], seed: int, minimize: bool = True,
-                   samples: int = SHUFFLE_SAMPLES, budget: int = DEFAULT_BUDGET) -> bool:
+                   samples: int = SHUFFLE_SAMPLES, budget: int = DEFAULT_BUDGET, line: list | None = None) -> bool:
     """Whether to shuffle before a deal: True unless dealing the pack as it lies promises a better score.
 
     Only `deck.shuffle: optional` leaves a choice (`always` shuffles, `never` keeps). The pack as it
     lies is how the cards were gathered, so the bot may play that deal out in its head; it compares its
     score there with its mean score on a shuffled pack (`shuffled_total`). `minimize` as for SearchStrategy
     (a match's turn score: lower is better). Where the kept deal's score alone settles it, whatever a
-    shuffled deal could score (within the ruleset's `score_bounds`), no shuffled deal is played.
+    shuffled deal could score (within the ruleset's `score_bounds`), no shuffled deal is played. `line`, when given,
+    gets the line the kept pack was played by in the bot's head (`play_turn`), which a bot that keeps it plays.
     """
     if rules.shuffle != "optional":
         return rules.shuffle == "always"
-    kept = play_turn(rules, SearchStrategy(seed, minimize, budget), order=pack_order)
+    kept = play_turn(rules, SearchStrategy(seed, minimize, budget), order=pack_order, line=line)
     bounds = score_bounds(rules)
     if bounds is not None:
         decided = _decided(kept * samples, 0, samples, bounds, minimize)

@@ -30,7 +30,7 @@ class Playout:
         piles, down, sizes, flip, refresh = self.piles, self.down, self.state.sizes, self.flip, self._refiler()
         # Moves made inline, as `apply` makes them, but not while the game keeps its trail of the moves made (its own
         # `apply` notes them); deals among them only where no card is diverted (`plain_deals`), one card a pile.
-        inline, gname, top_key = self.trail is None, self.gname, self.top_key
+        inline, deal = self.trail is None, self._deal_inline
         deals = {s: (to, sees_deal) for s, (to, sees_deal, _) in self.plain_deals.items()
                  if inline and len(set(to)) == len(to)}
         check = True
@@ -51,20 +51,9 @@ class Playout:
                 listed, self.relisted = self.relisted, None
             else:
                 parts = card_moves.get(m) if m < windows else None  # a card move made before: decoded
-                if m in deals:  # as `_deal_from` deals it: each pile re-filed after its card (one card each)
-                    stock, gs = piles[m], gname[m]
+                if m in deals:
                     to, check = deals[m]  # whether the win may read a size it changes
-                    for d in to:
-                        if not stock:
-                            break
-                        piles[d].append(stock.pop())
-                        sizes[gs] -= 1
-                        sizes[gname[d]] += 1
-                        refresh(d)
-                    if down[m] > len(stock):
-                        down[m] = len(stock)
-                    if not (stock and top_key[m] == NOT_INDEXED and len(stock) == down[m]):
-                        refresh(m)  # unless its top was face down and still is: nothing to re-file then
+                    deal(m, to, refresh)
                     self.moves_played += 1
                 elif parts is None or refill_of[parts[1]] is not None or not inline:
                     self.apply(m)
@@ -90,6 +79,26 @@ class Playout:
                     check = not sizes_only or gs is not None and (sees[src] or sees[dst])
             made += 1
         return made
+
+    def _deal_inline(self, m: int, to, refile) -> list:
+        """A deal from stock pile m that diverts no card (`plain_deals`), made as `_deal_from` makes it, without its
+        undo record: one card to each pile of `to` in turn while any are left, each pile re-filed after its card
+        (`refile`), then the stock, unless its top was face down and still is (nothing to re-file then). Returns the
+        stock."""
+        piles, sizes, gname, down = self.piles, self.state.sizes, self.gname, self.down
+        stock, gs = piles[m], gname[m]
+        for d in to:
+            if not stock:
+                break
+            piles[d].append(stock.pop())
+            sizes[gs] -= 1
+            sizes[gname[d]] += 1
+            refile(d)
+        if down[m] > len(stock):
+            down[m] = len(stock)
+        if not (stock and self.top_key[m] == NOT_INDEXED and len(stock) == down[m]):
+            refile(m)
+        return stock
 
     def _refiler(self):
         """`_refresh`, for a playout: written out where a pile's top is face up before and after (its runs forgotten,
@@ -142,10 +151,11 @@ class Playout:
         win, lose, ctx = rules.win, rules.lose, self.ctx
         first = self.P * self.P  # the first card move; a move of one card is (P + src) * P + dst
         piles, down, sizes = self.piles, self.down, self.state.sizes
-        gname, flip, kind, card_moves = self.gname, self.flip, self.kind, self._card_moves
+        flip, kind, card_moves = self.flip, self.kind, self._card_moves
         top_key, dests, spaces, accepts = self.top_key, self.dests, self.open_spaces, self.filed_under
         sources, source_dests, source_slot = self.simple_sources, self.source_dests, self.source_slot
         all_moves, stock_moves, refresh, apply = self._all_moves, self._stock_moves, self._refresh, self.apply
+        deal = self._deal_inline
         sees, plain_deals, steady_stock = self.win_sees, self.plain_deals, self.steady_stock
         sizes_only = rules.win_sizes is not None  # the win reads nothing but group sizes
         compulsory, compulsory_masks, matching = rules.compulsory, self.compulsory_masks, self._matching
@@ -248,21 +258,8 @@ class Playout:
                             dests[k].append(dst)
                         source_dests[source_slot[dst]] = dests[key]
                 elif m in plain_deals:
-                    # As `_deal_from` deals when no card is diverted: one card to each pile in turn, while any are left.
                     to, check, feeds_stock = plain_deals[m]
-                    stock = piles[m]
-                    for d in to:
-                        if not stock:
-                            break
-                        piles[d].append(stock.pop())
-                        sizes[gname[m]] -= 1
-                        sizes[gname[d]] += 1
-                        refile(d)
-                    if down[m] > len(stock):
-                        down[m] = len(stock)
-                    if not (stock and top_key[m] == NOT_INDEXED and len(stock) == down[m]):
-                        refile(m)  # unless its top was face down and still is: nothing to re-file then
-                    if feeds_stock or not stock:
+                    if feeds_stock or not deal(m, to, refile):
                         restock = True  # else the stock's moves are as they were, if steady
                 else:
                     apply(m)  # a redeal, or a deal that may divert a card

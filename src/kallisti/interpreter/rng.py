@@ -169,9 +169,10 @@ def _draw(start: int, i: int) -> int:
 
 
 def _extend(draws: list[int], start: int, i: int) -> None:
-    """Work out the draws of a kept stream up to past index i (under the lock, so each index is written once)."""
+    """Work out the draws of a kept stream up to past index i, all at once (`_draws`, from the state before draw
+    `have`), under the lock, so each index is written once."""
     with _streams_lock:
         have = len(draws)
         if have > i or have >= MAX_REPLAYED_DRAWS:
             return
-        draws.extend(_draw(start, j) for j in range(have, min(i + STREAM_CHUNK, MAX_REPLAYED_DRAWS)))
+        draws.extend(_draws((start + have * GOLDEN) & MASK, min(i + STREAM_CHUNK, MAX_REPLAYED_DRAWS) - have))

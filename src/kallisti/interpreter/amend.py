@@ -24,11 +24,11 @@ from dataclasses import dataclass, replace
 
 from kallisti.errors import Finding, KallistiError, Pos, caret
 from kallisti.interpreter.compiler import RuleRuntimeError
+from kallisti.interpreter.rng import STREAM_STRATEGY, replayed_below
 from kallisti.interpreter.ruleset_keys import forget as forget_keys, remember_key
 # The keys of compiled rulesets, read through this module by most of their users.
 from kallisti.interpreter.ruleset_keys import rules_key, rules_moves_key, rules_play_key, texts_of  # noqa: F401
 from kallisti.interpreter.shared_compiled import forget_compiled
-from kallisti.interpreter.rng import STREAM_STRATEGY, replayed_below
 from kallisti.model import amended
 from kallisti.model.amended import MAX_CACHED, apply_all, data_key
 # The bounds of the cache of compiled changes, where limits.py lists them.

@@ -7,6 +7,7 @@ from functools import partial
 
 from kallisti.interpreter.game import Game
 from kallisti.interpreter.rng import STREAM_STRATEGY, Rng
+from kallisti.interpreter.ruleset_keys import rules_play_key
 from kallisti.solver.measure import move_score
 from kallisti.solver.score_bounds import score_bounds
 
@@ -511,8 +512,6 @@ def shuffled_total(rules, minimize: bool = True, samples: int = SHUFFLE_SAMPLES,
     deals, it is the same measure for every choice under those rules, and each choice plays one deal (the pack as
     it lies), not one and the samples.
     """
-    from kallisti.interpreter.amend import rules_play_key
-
     key = (rules_play_key(rules), minimize, samples, budget)
     total = _shuffled_totals.get(key)
     if total is None:

@@ -86,8 +86,9 @@ class KeptVerdicts:
                 chosen[i] = True
         return compress(sources, chosen)
 
-    def _refuses_single(self, targets) -> list[bool]:
-        """Per pile, whether every rule filed in `checked` refuses one card from it, whatever the card and wherever it
+    def _refuses_single(self, checked_builds: list[int], checked_spaces: list[int]) -> list[bool]:
+        """Per pile, whether every rule filed in `checked` (the build rules of `checked_builds`' groups and the empty
+        rules of `checked_spaces`') refuses one card from it, whatever the card and wherever it
         would go: those rules then keep verdicts by source and count alone (`kept_checked`), judged here once for each
         pile, so that `_all_moves` passes over the checked lists of a simple source they all refuse (a foundation's
         card, which no other foundation takes) rather than reading the same refusals off pile by pile. False for every
@@ -95,8 +96,7 @@ class KeptVerdicts:
         if not self.kept_checked:
             return [False] * self.P
         groups, ctx = self.group_list, self.ctx
-        rules = [groups[tg].build for tg in targets if self.build_residual[tg] and self.onto[tg]] + \
-            [groups[tg].empty for tg in targets if self.space_residual[tg] and self.space_kinds[tg]]
+        rules = [groups[tg].build for tg in checked_builds] + [groups[tg].empty for tg in checked_spaces]
         refused = []
         for p in range(self.P):
             ctx.count, ctx.source = 1, p

@@ -200,13 +200,15 @@ class MoveIndex:
         self.build_counts = [{} if reads_only(rules, g.build, {"count", "source"}, {"source"}) else None for g in groups]
         self.space_counts = [{} if reads_only(rules, g.empty, {"count", "source"}, {"source"}) else None for g in groups]
         self.take_cards = [{} if reads_only(rules, g.take, {"card", "count"}, set()) else None for g in groups]
+        # The groups whose piles are filed in `checked`: as piles with cards (their build rule has clauses beyond its
+        # table), and as spaces (their empty rule has).
+        checked_builds = [tg for tg in targets if self.build_residual[tg] and self.onto[tg]]
+        checked_spaces = [tg for tg in targets if self.space_residual[tg] and self.space_kinds[tg]]
         # Whether every pile filed in `checked` is judged by such a kept verdict, as a pile with cards (its build rule)
         # or as a space (its empty rule): then `_all_moves` reads them off, pile by pile (per pile, its memos).
-        self.kept_checked = all(self.build_counts[tg] is not None or not (self.build_residual[tg] and self.onto[tg])
-                                for tg in targets) and \
-            all(self.space_counts[tg] is not None or not (self.space_residual[tg] and self.space_kinds[tg])
-                for tg in targets)
-        self.refuses_single = self._refuses_single(targets)
+        self.kept_checked = all(self.build_counts[tg] is not None for tg in checked_builds) and \
+            all(self.space_counts[tg] is not None for tg in checked_spaces)
+        self.refuses_single = self._refuses_single(checked_builds, checked_spaces)
         # Per group, the clauses its empty rule runs first (it has no table) that read nothing of the move, only the
         # position (`stock.empty`): they refuse every move into its spaces in a position, or none.
         self.space_gates = [() if g.empty.card_table is not None or g.empty.pair_table is not None else
@@ -223,10 +225,8 @@ class MoveIndex:
         # Else, whether every pile filed in `checked` is judged by verdicts kept by card (a `GroupWatch`), which
         # `_all_moves` reads off the same way (per pile, its watches' verdicts), after making sure they stand.
         self.watched_checked = not self.kept_checked and any(self.build_watched + self.empty_watched) and \
-            all(self.build_watched[tg] is not None or not (self.build_residual[tg] and self.onto[tg])
-                for tg in targets) and \
-            all(self.empty_watched[tg] is not None or not (self.space_residual[tg] and self.space_kinds[tg])
-                for tg in targets)
+            all(self.build_watched[tg] is not None for tg in checked_builds) and \
+            all(self.empty_watched[tg] is not None for tg in checked_spaces)
         # And its take rule's when it reads the count and the shape of the pile the cards leave alone (`count == 1 or
         # count == pile.face_up`), keyed by pile, its size, its face-down cards and the count (`_take_ok`).
         self.take_shapes = [{} if g.take.card_table is None and g.take.pair_table is None
@@ -246,9 +246,7 @@ class MoveIndex:
         # Spaces whose empty rule has clauses beyond its table are allowed (`_plain_playout` lists the moves the general
         # way while one is empty: `checked_space_groups`), clauses beyond a build rule's table are not.
         # So are general targets that take cards only into spaces (`space_targets`), listed the same way.
-        self.checked_space_groups = [gi for gi in targets if self.space_residual[gi] and self.space_kinds[gi]]
-        self.checked_space_groups += [tg for tg in self.space_targets if tg not in self.checked_space_groups]
-        checked_builds = any(self.build_residual[tg] and self.onto[tg] for tg in targets)
+        self.checked_space_groups = checked_spaces + [tg for tg in self.space_targets if tg not in checked_spaces]
         general_builds = any(builds for _, builds, _ in self.general_targets)
         self.plain_moves = not (self.run_sources or self.discard_sources or general_builds or checked_builds
                                 or self.any_hand or any(self.refill_of) or rules.reads_history or self.reach_sources)

@@ -12,7 +12,9 @@ timed beside it deal by deal (Forty Thieves' deal i just before the game's deal 
 when the machine's speed drifts within a round.
 
 For every game below a third of Forty Thieves' rate, a last table says where its time goes: the deal's set-up a deal
-(shuffle, deal, filing every pile), play a move, moves a deal, and the ratio play alone would give.
+(shuffle, deal, filing every pile), play a move, moves a deal, and three ratios to Forty Thieves: the one play alone
+would give, the one set-up alone would give (the most a game of so few moves a deal could reach, however fast its
+moves were), and deals a second.
 
 Part two: `kallisti simulate forty-thieves --strategy random` (the `simulate` function it calls, played in this
 process) over seeds 1..N, against the engine's loop making the same moves: `Game(rules, seed=s).playout` with the
@@ -160,11 +162,13 @@ def measure(names: list[str], deals: int, rounds: int, cap: int, simulate_deals:
 def split_costs(names: list[str], rules: dict, deals: int, cap: int) -> None:
     """Print where a playout's time goes for each game: dealing (`Game(...)`: the shuffle, the deal, filing every
     pile) and playing, per deal and per move, one pass over the deals; a game whose random player is stuck after a
-    few dozen moves spends much of a deal's time dealing it."""
-    print("Where the time goes (one pass): the deal's set-up a deal, play a move, moves a deal; the ratio play alone "
-          "would give")
+    few dozen moves spends much of a deal's time dealing it. Beside them, three ratios to Forty Thieves: the one play
+    alone would give (the set-up free), the one set-up alone would give (play free: a short game's bound, however
+    fast its moves), and deals a second (what `simulate` over many deals waits for)."""
+    print("Where the time goes (one pass): the deal's set-up a deal, play a move, moves a deal; the ratio to Forty "
+          "Thieves play alone would give, set-up alone would give, and of deals a second")
     clock = time.process_time
-    play_rate = {}
+    costs = {}
     for name in names:
         setup = play = 0.0
         moves = 0
@@ -175,10 +179,17 @@ def split_costs(names: list[str], rules: dict, deals: int, cap: int) -> None:
             moves += game.playout(random.Random(seed).randrange, cap)
             setup += middle - start
             play += clock() - middle
-        play_rate[name] = moves / play if play else 0.0
-        alone = play_rate[name] / play_rate[REFERENCE] if play_rate[REFERENCE] else 0.0
-        print(f"  {name:26} set-up {1e6 * setup / deals:7.0f} us a deal   play {1e6 * play / max(moves, 1):6.2f} us a move"
-              f"   {moves / deals:6.0f} moves a deal   play alone x{alone:.2f}")
+        costs[name] = (setup, play, max(moves, 1))
+    ref_setup, ref_play, ref_moves = costs[REFERENCE]
+    ref_move = (ref_setup + ref_play) / ref_moves  # Forty Thieves' time a move, set-up included
+    for name in names:
+        setup, play, moves = costs[name]
+        alone = (ref_play / ref_moves) / (play / moves) if play else 0.0
+        bound = ref_move / (setup / moves) if setup else 0.0
+        per_deal = (ref_setup + ref_play) / (setup + play) if setup + play else 0.0
+        print(f"  {name:26} set-up {1e6 * setup / deals:7.0f} us a deal   play {1e6 * play / moves:6.2f} us a move"
+              f"   {moves / deals:6.0f} moves a deal   play alone x{alone:.2f}   set-up alone x{bound:.2f}"
+              f"   deals a second x{per_deal:.2f}")
 
 
 def main() -> None:

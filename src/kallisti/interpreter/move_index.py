@@ -7,7 +7,7 @@ from itertools import takewhile
 from kallisti.interpreter.group_watch import watch_rules, watched_piles
 from kallisti.interpreter.move_patterns import pattern_masks
 from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, judges_cards_alone, reads_only,
-                                            reads_only_its_pile, window_sums)
+                                            reads_only_its_pile, take_limit, window_sums)
 
 NOT_INDEXED = -2  # index key of a pile whose top is face down: it accepts no card
 
@@ -28,7 +28,7 @@ class MoveIndex:
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
                      "space_targets", "space_only_targets", "run_memo", "space_takers", "refuses_single",
-                     "space_gates", "build_watched", "empty_watched", "watched_checked", "gated_counts",
+                     "space_gates", "build_watched", "empty_watched", "watched_checked", "gated_counts", "single_runs",
                      "space_refused")
 
     def _build_indexes(self) -> None:
@@ -64,9 +64,12 @@ class MoveIndex:
         # window (`_reach_moves`), never through the indexes of top cards.
         reach = {gi for gi, g in enumerate(groups) if g.take_from != ("top",)}
         self.reach_sources = [(p, gi) for gi in sorted(reach) if self.take_max[gi] > 0 for p in groups[gi].piles]
-        # Per source pile: (pile, most cards that may leave at once, sequence rule or None, count table).
+        # Per source pile: (pile, most cards that may leave at once, sequence rule or None, count table); the most
+        # cut down by the take rule's leading count clauses (`take_limit`) unless TAKE_LIMITS is off.
+        limits = [take_limit(rules, g, most) if self.TAKE_LIMITS and self.take_counts[gi] is False else most
+                  for gi, (g, most) in enumerate(zip(groups, self.take_max))]
         self.source_info = [
-            (p, self.take_max[gi], None if g.sequence.always else g.sequence, self._count_table(gi))
+            (p, limits[gi], None if g.sequence.always else g.sequence, self._count_table(gi))
             for gi, g in enumerate(groups) if self.take_max[gi] > 0 and gi not in reach for p in g.piles]
         targets = [gi for gi, g in enumerate(groups) if not (g.build.never and g.empty.never)]
         kinds = self.deck.kinds
@@ -240,6 +243,14 @@ class MoveIndex:
                   for tg, builds, takes in self.general_targets
                   if builds or takes and (self.empty_gates[tg] is None or self.empty_gates[tg][n]))
             for n in range(self.deck.size + 1)]
+        # Per pile, for a run source that gives its top card alone and runs no rule to do so (one card at most, every
+        # count allowed: a single card listed among runs for the order of the moves), its runs by the kind of its top,
+        # which `_all_moves` reads off by `top_key` rather than work them out (`_kept_runs`); else None.
+        kinds, by_one = max(self.deck.kind) + 1, self.general_by_count[1]
+        self.single_runs = [None] * self.P
+        for p, limit, _, counts, _ in self.run_plan if self.SINGLE_RUNS else ():
+            if limit == 1 and counts is None:
+                self.single_runs[p] = [[((self.P + p) * self.P, k, 1, by_one)] for k in range(kinds)]
         # Whether every card move is one top card onto a pile the index alone judges, or a space (no runs, windows,
         # clauses beyond a build rule's table, hands or refills): then `playout` may make moves inline, without undo
         # records.
@@ -254,6 +265,14 @@ class MoveIndex:
         self.compulsory_masks = pattern_masks(self.P, self.window_span, rules.group_of, rules.compulsory)
         self.step_auto_masks = pattern_masks(self.P, self.window_span, rules.group_of, [p for p in rules.auto if p.trigger == "each-move"])
         self._build_playout_tables()
+
+    # Whether a source's runs are tried only up to the counts its take rule's leading count clauses let through
+    # (`take_limit`; off: up to `take_max`, which a test compares with).
+    TAKE_LIMITS = True
+
+    # Whether a run source that gives its top card alone has its runs read off by its top (`single_runs`; off:
+    # worked out and kept as any source's, which a test compares with).
+    SINGLE_RUNS = True
 
     # Whether `_class_kinds` may let kinds that every pile files alike share their index lists (off: a list per kind,
     # which a test compares with).

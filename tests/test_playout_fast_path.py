@@ -104,6 +104,21 @@ def test_a_playout_plays_as_the_step_by_step_path(name, seed):
         assert_same_playouts(rules, seed, cap, fast_path=name in PLAIN)
 
 
+@pytest.mark.parametrize("name", ["intelligence", "la-nivernaise"])
+def test_a_playout_makes_the_automatic_moves_without_keeping_steps(name):
+    """A playout of a ruleset with automatic moves after each move makes them as `play` does, card moves inline
+    where the loop makes them so, but keeps neither the player's steps (`events`) nor their undo records: it is never
+    taken back."""
+    rules = shipped(name)
+    for seed in SEEDS:
+        fast, slow = Game(rules, seed=seed), Game(rules, seed=seed)
+        made = fast.playout(random.Random(seed).randrange, 1000)
+        assert made == stepwise_playout(slow, random.Random(seed).randrange, 1000)
+        assert fast.state.key() == slow.state.key() and fast.moves_played == slow.moves_played
+        assert slow.history and not fast.history and not fast.events
+        assert (fast.failures, fast.rule_errors) == (slow.failures, slow.rule_errors)
+
+
 # Forty Thieves changed so that the fast path meets what it takes the general path for, or skips work for:
 # wins that are reached (by a card move between groups, by a deal, by a move within a group: a win reading
 # more than group sizes), a lose rule, redeals (the index filed afresh),

@@ -6,6 +6,8 @@ from itertools import compress
 
 from kallisti.interpreter.move_index import NOT_INDEXED
 
+EACH_MOVE = ("each-move",)  # the triggers of the automatic moves a step sets off (`Game._step`)
+
 
 class Playout:
     """The part of `Game` that plays a game out (`playout`), inline for rulesets of plain moves (`_plain_playout`)."""
@@ -14,7 +16,9 @@ class Playout:
         """Play moves picked by `choose(n)` (the index of the move among the `legal_moves`) until the game ends or
         `cap` moves; returns moves made. With `blocked`, the game also ends where `status` finds it blocked (a whole
         pass through the stock changed nothing), so that the moves made are those of a player who asks `status`
-        before every move (as `kallisti simulate` does) and the game ends with the same `status`."""
+        before every move (as `kallisti simulate` does) and the game ends with the same `status`. The moves are those
+        `play` would make, automatic ones included, but no step is recorded (`events`, `history`): a playout is never
+        taken back."""
         made = 0
         rules = self.rules
         has_auto = any(p.trigger == "each-move" for p in rules.auto)
@@ -45,38 +49,38 @@ class Playout:
             if passes and self._blocked(moves):
                 break
             m = moves[choose(len(moves))]
-            if has_auto:
+            parts = card_moves.get(m) if m < windows else None  # a card move made before: decoded
+            if m in deals:
+                to, check = deals[m]  # whether the win may read a size it changes
+                deal(m, to, refresh)
+                self.moves_played += 1
+            elif parts is None or refill_of[parts[1]] is not None or not inline:
+                self.apply(m)
+                parts = card_moves.get(m) if m < windows else None  # decoded by `apply` if a card move
+                check = parts is None or not sizes_only or refill_of[parts[1]] is not None or \
+                    parts[3] is not None and (sees[parts[1]] or sees[parts[2]])
+            else:  # as `apply` makes it, without the undo record a playout never reads
+                n, src, dst, gs, gd = parts
+                pile = piles[src]
+                if n == 1:
+                    piles[dst].append(pile.pop())
+                else:
+                    piles[dst].extend(pile[-n:])
+                    del pile[-n:]
+                if down[src] and down[src] == len(pile) and flip[src]:
+                    down[src] -= 1
+                if gs is not None:
+                    sizes[gs] -= n
+                    sizes[gd] += n
+                refresh(src)
+                refresh(dst)
+                self.moves_played += 1
+                check = not sizes_only or gs is not None and (sees[src] or sees[dst])
+            if has_auto:  # the step's automatic moves, as `play` makes them (no event, no undo record kept)
                 self.relisted = None
-                self.play(m)
-                listed, self.relisted = self.relisted, None
-            else:
-                parts = card_moves.get(m) if m < windows else None  # a card move made before: decoded
-                if m in deals:
-                    to, check = deals[m]  # whether the win may read a size it changes
-                    deal(m, to, refresh)
-                    self.moves_played += 1
-                elif parts is None or refill_of[parts[1]] is not None or not inline:
-                    self.apply(m)
-                    parts = card_moves.get(m) if m < windows else None  # decoded by `apply` if a card move
-                    check = parts is None or not sizes_only or refill_of[parts[1]] is not None or \
-                        parts[3] is not None and (sees[parts[1]] or sees[parts[2]])
-                else:  # as `apply` makes it, without the undo record a playout never reads
-                    n, src, dst, gs, gd = parts
-                    pile = piles[src]
-                    if n == 1:
-                        piles[dst].append(pile.pop())
-                    else:
-                        piles[dst].extend(pile[-n:])
-                        del pile[-n:]
-                    if down[src] and down[src] == len(pile) and flip[src]:
-                        down[src] -= 1
-                    if gs is not None:
-                        sizes[gs] -= n
-                        sizes[gd] += n
-                    refresh(src)
-                    refresh(dst)
-                    self.moves_played += 1
-                    check = not sizes_only or gs is not None and (sees[src] or sees[dst])
+                for _ in self._auto_moves(EACH_MOVE):
+                    pass
+                listed, self.relisted, check = self.relisted, None, True
             made += 1
         return made
 

@@ -12,6 +12,19 @@ from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, j
 NOT_INDEXED = -2  # index key of a pile whose top is face down: it accepts no card
 
 
+def dealt_runs(s: int, to: tuple) -> tuple:
+    """The piles a deal from stock pile s puts its cards on, one card to each of `to` in turn, as (pile, how many
+    cards it gets in a row): four cards together on each packet are one entry a packet. The stock itself, were it
+    dealt onto, gets its cards one entry each (a card taken off and put back)."""
+    runs: list = []
+    for d in to:
+        if runs and runs[-1][0] == d != s:
+            runs[-1][1] += 1
+        else:
+            runs.append([d, 1])
+    return tuple(map(tuple, runs))
+
+
 class MoveIndex:
     """The part of `Game` that builds the tables of a ruleset (shared by every game of it) and files every pile of
     the position in the indexes the move generator reads (`_refresh`, twice a move)."""
@@ -384,10 +397,11 @@ class MoveIndex:
         # neither, the win is as it was (it reads nothing else, when rules.win_sizes is not None).
         watched = rules.win_sizes
         self.win_sees = [watched is None or g in watched for g in self.gname]
-        # Deals made inline (those where no card can be diverted), by stock pile: where each card goes,
+        # Deals made inline (those where no card can be diverted), by stock pile: where the cards go (`dealt_runs`),
         # whether the win may change, and whether a card may land on a stock pile.
         self.plain_deals = {
-            s: (to, self.win_sees[s] or any(self.win_sees[d] for d in to), any(d in self.stock_piles for d in to))
+            s: (dealt_runs(s, to), self.win_sees[s] or any(self.win_sees[d] for d in to),
+                any(d in self.stock_piles for d in to))
             for s, to in enumerate(self.deal_to) if to is not None and not any(self.diverts[d] for d in to)}
         # When every stock pile deals without a condition, never redeals, and no card moves onto or off it, the
         # stock's moves change only with a deal or a move made through `apply`: they are worked out only then.

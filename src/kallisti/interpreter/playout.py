@@ -33,10 +33,9 @@ class Playout:
         card_moves, windows = self._card_moves, self.discard_base
         piles, down, sizes, flip, refresh = self.piles, self.down, self.state.sizes, self.flip, self._refiler()
         # Moves made inline, as `apply` makes them, but not while the game keeps its trail of the moves made (its own
-        # `apply` notes them); deals among them only where no card is diverted (`plain_deals`), one card a pile.
+        # `apply` notes them); deals among them only where no card is diverted (`plain_deals`).
         inline, deal = self.trail is None, self._deal_inline
-        deals = {s: (to, sees_deal) for s, (to, sees_deal, _) in self.plain_deals.items()
-                 if inline and len(set(to)) == len(to)}
+        deals = {s: (to, sees_deal) for s, (to, sees_deal, _) in self.plain_deals.items() if inline}
         check = True
         while made < cap:
             if check and win(ctx):
@@ -86,18 +85,30 @@ class Playout:
 
     def _deal_inline(self, m: int, to, refile) -> list:
         """A deal from stock pile m that diverts no card (`plain_deals`), made as `_deal_from` makes it, without its
-        undo record: one card to each pile of `to` in turn while any are left, each pile re-filed after its card
-        (`refile`), then the stock, unless its top was face down and still is (nothing to re-file then). Returns the
-        stock."""
+        undo record: to each pile of `to` in turn its cards in a row (`dealt_runs`), while any are left, each pile
+        re-filed after them (`refile`) and, as `_refile_run` leaves it, at the end of its lists when its top changed
+        kind on the way and came back; then the stock, unless its top was face down and still is (nothing to re-file
+        then). Returns the stock."""
         piles, sizes, gname, down = self.piles, self.state.sizes, self.gname, self.down
         stock, gs = piles[m], gname[m]
-        for d in to:
+        for d, n in to:
             if not stock:
                 break
-            piles[d].append(stock.pop())
-            sizes[gs] -= 1
-            sizes[gname[d]] += 1
+            if n == 1:
+                piles[d].append(stock.pop())
+                sizes[gs] -= 1
+                sizes[gname[d]] += 1
+                refile(d)
+                continue
+            first = self.top_key[d]
+            cards = stock[:-n - 1:-1]  # the top n cards (fewer if the stock runs out), in the order they are dealt
+            del stock[-len(cards):]
+            piles[d].extend(cards)
+            sizes[gs] -= len(cards)
+            sizes[gname[d]] += len(cards)
             refile(d)
+            if self.top_key[d] == first and any(self.kind[c] != first for c in cards[:-1]):
+                self._file_again(d)
         if down[m] > len(stock):
             down[m] = len(stock)
         if not (stock and self.top_key[m] == NOT_INDEXED and len(stock) == down[m]):

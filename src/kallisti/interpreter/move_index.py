@@ -36,7 +36,7 @@ class MoveIndex:
                      "refill_of", "accepts_on_top", "space_kinds_of", "open_of", "discard_sources", "discard_dest", "discard_base", "window_span",
                      "stock_info", "plain_moves", "deal_to", "diverts", "source_slot", "accepts_by_kind",
                      "kind_class", "class_count", "filed_under", "space_filed_under",
-                     "win_sees", "plain_deals", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key", "empty_gates",
+                     "win_sees", "plain_deals", "plain_refills", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key", "empty_gates",
                      "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts",
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
@@ -403,6 +403,11 @@ class MoveIndex:
             s: (dealt_runs(s, to), self.win_sees[s] or any(self.win_sees[d] for d in to),
                 any(d in self.stock_piles for d in to))
             for s, to in enumerate(self.deal_to) if to is not None and not any(self.diverts[d] for d in to)}
+        # Per pile, how a playout refills it once it is played out, inline as a deal (`_deal_inline`): the stock and
+        # its count of cards as `plain_deals` has a deal's; None for a pile never refilled, False for one whose group
+        # may divert a card (refilled through `apply`).
+        self.plain_refills = [None if refill is None else False if self.diverts[p] else (refill[0], ((p, refill[1]),))
+                              for p, refill in enumerate(self.refill_of)]
         # When every stock pile deals without a condition, never redeals, and no card moves onto or off it, the
         # stock's moves change only with a deal or a move made through `apply`: they are worked out only then.
         self.steady_stock = all(

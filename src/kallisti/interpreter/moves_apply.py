@@ -151,13 +151,14 @@ class MoveApplication:
             st.down[s] = len(stock)
         self._refresh(s)
 
-    def _redeal(self, s: int):
+    def _redeal(self, s: int, undoable: bool = True):
         """Gather the redeal's groups pile by pile onto pile s (under any cards still there), turned
-        over so the first gathered card comes up first; shuffle if the ruleset says; deal groups again."""
+        over so the first gathered card comes up first; shuffle if the ruleset says; deal groups again. The record
+        holds the position before, for undo, unless not `undoable` (a playout never undoes)."""
         st = self.state
         g = self.group_list[self.gindex[s]]
         spec = g.redeal
-        snapshot = ([list(p) for p in st.piles], list(st.down), dict(st.sizes), dict(st.redeals))
+        snapshot = ([list(p) for p in st.piles], list(st.down), dict(st.sizes), dict(st.redeals)) if undoable else None
         self.redeal_positions.append(self._position())
         gathered: list[int] = []
         for name in spec.gather:

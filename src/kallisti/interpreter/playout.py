@@ -30,11 +30,13 @@ class Playout:
         listed = None  # the legal moves where a step's automatic moves stopped: the position has not changed since
         # After a card move that changes no group size the win reads (when that is all it reads), it is as it was.
         sizes_only, sees, refill_of = rules.win_sizes is not None, self.win_sees, self.refill_of
-        card_moves, windows = self._card_moves, self.discard_base
+        card_moves, windows, P = self._card_moves, self.discard_base, self.P
+        first, redeals = P * P, min(2 * P, P * P)  # deals are numbered below P, redeals from P, card moves from first
         piles, down, sizes, flip, refresh = self.piles, self.down, self.state.sizes, self.flip, self._refiler()
         # Moves made inline, as `apply` makes them, but not while the game keeps its trail of the moves made (its own
-        # `apply` notes them); deals among them only where no card is diverted (`plain_deals`).
-        inline, deal = self.trail is None, self._deal_inline
+        # `apply` notes them); deals and refills among them only where no card is diverted (`plain_deals`,
+        # `plain_refills`), and redeals without their undo record.
+        inline, deal, refills = self.trail is None, self._deal_inline, self.plain_refills
         deals = {s: (to, sees_deal) for s, (to, sees_deal, _) in self.plain_deals.items() if inline}
         check = True
         while made < cap:
@@ -49,11 +51,16 @@ class Playout:
                 break
             m = moves[choose(len(moves))]
             parts = card_moves.get(m) if m < windows else None  # a card move made before: decoded
+            if parts is None and first <= m < windows:  # a card move first made here: decoded as `apply` does
+                parts = card_moves[m] = self._card_move_parts(m)
             if m in deals:
                 to, check = deals[m]  # whether the win may read a size it changes
                 deal(m, to, refresh)
                 self.moves_played += 1
-            elif parts is None or refill_of[parts[1]] is not None or not inline:
+            elif P <= m < redeals and inline:  # a redeal, without the copy of the position undo would need
+                self._redeal(m - P, False)
+                check = True
+            elif parts is None or refills[parts[1]] is False or not inline:
                 self.apply(m)
                 parts = card_moves.get(m) if m < windows else None  # decoded by `apply` if a card move
                 check = parts is None or not sizes_only or refill_of[parts[1]] is not None or \
@@ -75,6 +82,11 @@ class Playout:
                 refresh(dst)
                 self.moves_played += 1
                 check = not sizes_only or gs is not None and (sees[src] or sees[dst])
+                refill = refills[src]
+                if refill is not None:  # the win may read the sizes a refill changes
+                    check = True
+                    if not pile:  # played out: its cards from the stock, as `apply` deals them
+                        deal(refill[0], refill[1], refresh)
             if has_auto:  # the step's automatic moves, as `play` makes them (no event, no undo record kept)
                 self.relisted = None
                 for _ in self._auto_moves(EACH_MOVE):

@@ -107,12 +107,17 @@ def test_a_playout_plays_as_the_step_by_step_path(name, seed):
 @pytest.mark.parametrize("name", ["intelligence", "la-nivernaise"])
 def test_a_playout_makes_the_automatic_moves_without_keeping_steps(name):
     """A playout of a ruleset with automatic moves after each move makes them as `play` does, card moves inline
-    where the loop makes them so, but keeps neither the player's steps (`events`) nor their undo records: it is never
+    as the loop makes them, but keeps neither the player's steps (`events`) nor their undo records: it is never
     taken back."""
     rules = shipped(name)
     for seed in SEEDS:
         fast, slow = Game(rules, seed=seed), Game(rules, seed=seed)
+        applied, apply = [], fast.apply
+        fast.apply = lambda m: applied.append(m) or apply(m)
         made = fast.playout(random.Random(seed).randrange, 1000)
+        # Only deals through `apply`: the automatic ones, and those that may divert a card (Intelligence's aces);
+        # card moves, refills (diverted or not) and redeals are made inline.
+        assert applied and all(m < fast.P for m in applied)
         assert made == stepwise_playout(slow, random.Random(seed).randrange, 1000)
         assert fast.state.key() == slow.state.key() and fast.moves_played == slow.moves_played
         assert slow.history and not fast.history and not fast.events

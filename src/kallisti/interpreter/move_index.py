@@ -34,7 +34,7 @@ class MoveIndex:
                      "space_kinds", "build_residual", "space_residual", "has_checked", "open_group", "general_targets",
                      "flip", "simple_sources", "run_sources", "kind", "gname", "stock_piles", "top_up_of", "any_hand",
                      "refill_of", "accepts_on_top", "space_kinds_of", "open_of", "discard_sources", "discard_dest", "discard_base", "window_span",
-                     "stock_info", "plain_moves", "deal_to", "diverts", "source_slot", "accepts_by_kind",
+                     "stock_info", "plain_moves", "deal_to", "diverts", "divert_tables", "source_slot", "accepts_by_kind",
                      "kind_class", "class_count", "filed_under", "space_filed_under",
                      "win_sees", "plain_deals", "plain_refills", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key", "empty_gates",
                      "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts",
@@ -151,6 +151,8 @@ class MoveIndex:
                 self.deal_to[s] = tuple(p for p in target.piles for _ in range(count)) if turn.get("each") \
                     else (target.piles[0],) * count
         self.diverts = [groups[gi].divert is not None for gi in self.gindex]  # piles whose group may divert a dealt card
+        # Per such pile, which cards its group diverts, when that is known by the card alone (else None: judged)
+        self.divert_tables = [groups[gi].divert.table if groups[gi].divert is not None else None for gi in self.gindex]
         self.top_up_of = [groups[gi].top_face_up for gi in self.gindex]
         self.any_hand = any(self.top_up_of)
         self.refill_of = [None] * self.P
@@ -403,10 +405,11 @@ class MoveIndex:
             s: (dealt_runs(s, to), self.win_sees[s] or any(self.win_sees[d] for d in to),
                 any(d in self.stock_piles for d in to))
             for s, to in enumerate(self.deal_to) if to is not None and not any(self.diverts[d] for d in to)}
-        # Per pile, how a playout refills it once it is played out, inline as a deal (`_deal_inline`): the stock and
-        # its count of cards as `plain_deals` has a deal's; None for a pile never refilled, False for one whose group
-        # may divert a card (refilled through `apply`).
-        self.plain_refills = [None if refill is None else False if self.diverts[p] else (refill[0], ((p, refill[1]),))
+        # Per pile, how a playout refills it once it is played out: (the stock, its cards as `plain_deals` has a
+        # deal's for `_deal_inline`, or None where the pile's group may divert a card, and where `_deal_from` deals
+        # them then); None for a pile never refilled.
+        self.plain_refills = [None if refill is None else
+                              (refill[0], None if self.diverts[p] else ((p, refill[1]),), (p,) * refill[1])
                               for p, refill in enumerate(self.refill_of)]
         # When every stock pile deals without a condition, never redeals, and no card moves onto or off it, the
         # stock's moves change only with a deal or a move made through `apply`: they are worked out only then.

@@ -100,13 +100,13 @@ class MoveApplication:
         st = self.state
         stock = st.piles[s]
         placed = []
-        kind, sizes, gname = self.kind, st.sizes, self.gname
+        kind, sizes, gname, tables = self.kind, st.sizes, self.gname, self.divert_tables
         # Cards dealt one after another onto the same pile re-file it once, after the last (`_refile_run`).
         last, first_key, changed = -1, None, False
         for d in dests:
             while stock:  # a diverted card does not fill the place: the next card is dealt there
                 card = stock.pop()
-                if self.diverts[d]:
+                if self.diverts[d] and (tables[d] is None or tables[d][card]):  # a card its table keeps is not diverted
                     went = self.dealer.place(self.group_list[self.gindex[d]], card, d, "up")
                 else:
                     st.piles[d].append(card)  # what `place` does with a face-up card its group cannot divert

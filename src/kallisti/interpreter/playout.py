@@ -60,7 +60,7 @@ class Playout:
             elif P <= m < redeals and inline:  # a redeal, without the copy of the position undo would need
                 self._redeal(m - P, False)
                 check = True
-            elif parts is None or refills[parts[1]] is False or not inline:
+            elif parts is None or not inline:
                 self.apply(m)
                 parts = card_moves.get(m) if m < windows else None  # decoded by `apply` if a card move
                 check = parts is None or not sizes_only or refill_of[parts[1]] is not None or \
@@ -86,7 +86,11 @@ class Playout:
                 if refill is not None:  # the win may read the sizes a refill changes
                     check = True
                     if not pile:  # played out: its cards from the stock, as `apply` deals them
-                        deal(refill[0], refill[1], refresh)
+                        stock, to, dests = refill
+                        if to is not None:
+                            deal(stock, to, refresh)
+                        else:  # a card may be diverted
+                            self._deal_from(stock, dests)
             if has_auto:  # the step's automatic moves, as `play` makes them (no event, no undo record kept)
                 self.relisted = None
                 for _ in self._auto_moves(EACH_MOVE):

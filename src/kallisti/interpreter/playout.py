@@ -95,7 +95,9 @@ class Playout:
                 self.relisted = None
                 for _ in self._auto_moves(EACH_MOVE):
                     pass
-                listed, self.relisted, check = self.relisted, None, True
+                # Where they stopped with the moves listed, the win was judged there, and did not hold.
+                listed, self.relisted = self.relisted, None
+                check = listed is None
             made += 1
         return made
 

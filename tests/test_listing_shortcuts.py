@@ -3,7 +3,8 @@ patience: spaces whose empty rule has no table filed in `checked` lists (`FILE_U
 cards listed by one index lookup beside groups that take cards into spaces judged the general way
 (`SIMPLE_BESIDE_SPACE_TARGETS`: their spaces looked at only while one is empty), verdicts read off
 kept memos (`kept_checked`), a take rule's verdicts kept by the pile's shape (`take_shapes`), compulsory and
-automatic moves matched only where the move's number allows (`compulsory_masks`, `step_auto_masks`), runs' general
+automatic moves matched only where the move's number allows (`compulsory_masks`, `step_auto_masks`, with
+`step_auto_bound`), runs' general
 targets passed over while those that take cards into spaces alone have none that the clauses their empty rule runs
 first, reading nothing of the move, leave open (`space_only_targets`, `space_gates`), only the
 sources some space may take from gone through beside those spaces (`_space_sources`), a pile's runs

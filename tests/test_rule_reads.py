@@ -17,6 +17,7 @@ import pytest
 from kallisti.errors import Pos
 from kallisti.interpreter import compiler as C
 from kallisti.interpreter.game import Game, LayoutChanged
+from kallisti.interpreter.move_patterns import stock_bound
 from kallisti.model.ruleset import load_ruleset
 
 AT = Pos("<test>")
@@ -352,3 +353,34 @@ def test_a_top_card_among_runs_is_read_off_by_its_kind():
             if not moves:
                 break
             game.apply(moves[rnd.randrange(len(moves))])
+
+
+def test_automatic_deals_are_matched_among_the_stock_moves_alone():
+    """La Nivernaise deals the Line again by itself after a redeal: its only automatic move is a deal, so after each
+    step only the moves numbered as deals and redeals are sorted and matched (`step_auto_bound`), and the game plays
+    as matching every move does."""
+    rules = load_ruleset("la-nivernaise")
+    game, twin = Game(rules, seed=4), Game(rules, seed=4)
+    assert game.step_auto_bound == 2 * game.P
+    twin.step_auto_bound = None
+    judged = []
+    matches_any = Game._matches_any
+
+    def judging(self, patterns, m):
+        if self is game:
+            judged.append(m)
+        return matches_any(self, patterns, m)
+
+    rnd = random.Random(4)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Game, "_matches_any", judging)
+        for _ in range(120):
+            moves = game.legal_moves()
+            assert moves == twin.legal_moves()
+            if not moves:
+                break
+            m = moves[rnd.randrange(len(moves))]
+            assert game._step(m) == twin._step(m)
+    assert judged and all(m < game.P for m in judged)
+    moving = load_ruleset("forty-thieves").auto  # aces to the foundations: card moves
+    assert moving and stock_bound(game.P, moving) is None and stock_bound(2, rules.auto) is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import takewhile
 
 from kallisti.interpreter.group_watch import watch_rules, watched_piles
-from kallisti.interpreter.move_patterns import pattern_masks
+from kallisti.interpreter.move_patterns import pattern_masks, stock_bound
 from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, judges_cards_alone, reads_only,
                                             reads_only_its_pile, take_limit, window_sums)
 
@@ -39,7 +39,7 @@ class MoveIndex:
                      "win_sees", "plain_deals", "plain_refills", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key", "empty_gates",
                      "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts",
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
-                     "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
+                     "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks", "step_auto_bound",
                      "space_targets", "space_only_targets", "run_memo", "space_takers", "refuses_single",
                      "space_gates", "build_watched", "empty_watched", "watched_checked", "gated_counts", "single_runs",
                      "space_refused")
@@ -278,7 +278,9 @@ class MoveIndex:
                                 or self.any_hand or any(self.refill_of) or rules.reads_history or self.reach_sources)
         # Filters by move number before the compulsory moves, and a step's automatic moves, are matched (`_matching`).
         self.compulsory_masks = pattern_masks(self.P, self.window_span, rules.group_of, rules.compulsory)
-        self.step_auto_masks = pattern_masks(self.P, self.window_span, rules.group_of, [p for p in rules.auto if p.trigger == "each-move"])
+        step_auto = [p for p in rules.auto if p.trigger == "each-move"]
+        self.step_auto_masks = pattern_masks(self.P, self.window_span, rules.group_of, step_auto)
+        self.step_auto_bound = stock_bound(self.P, step_auto)  # deals and redeals alone may match (`_auto_moves`)
         self._build_playout_tables()
 
     # Whether a source's runs are tried only up to the counts its take rule's leading count clauses let through

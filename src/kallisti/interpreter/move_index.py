@@ -34,15 +34,15 @@ class MoveIndex:
                      "space_kinds", "build_residual", "space_residual", "has_checked", "open_group", "general_targets",
                      "flip", "simple_sources", "run_sources", "kind", "gname", "stock_piles", "top_up_of", "any_hand",
                      "refill_of", "accepts_on_top", "space_kinds_of", "open_of", "discard_sources", "discard_dest", "discard_base", "window_span",
-                     "stock_info", "plain_moves", "deal_to", "diverts", "divert_tables", "source_slot", "accepts_by_kind",
+                     "stock_info", "plain_moves", "deal_to", "diverts", "source_slot", "accepts_by_kind",
                      "kind_class", "class_count", "filed_under", "space_filed_under",
-                     "win_sees", "plain_deals", "plain_refills", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key", "empty_gates",
+                     "win_sees", "plain_deals", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key", "empty_gates",
                      "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts",
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
-                     "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks", "step_auto_bound",
+                     "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
                      "space_targets", "space_only_targets", "run_memo", "space_takers", "refuses_single",
-                     "space_gates", "build_watched", "empty_watched", "watched_checked", "gated_counts", "single_runs",
-                     "space_refused")
+                     "space_gates", "build_watched", "empty_watched", "watched_checked", "gated_counts",
+                     "space_refused", "single_runs", "divert_tables", "plain_refills", "step_auto_bound")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables

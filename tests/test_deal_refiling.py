@@ -10,6 +10,7 @@ import random
 import pytest
 
 from kallisti.interpreter.game import Game
+from kallisti.interpreter.move_index import dealt_runs
 from kallisti.model.ruleset import load_ruleset
 
 
@@ -49,6 +50,21 @@ def test_cards_dealt_onto_one_pile_in_a_row_file_it_as_card_by_card(dealt):
     assert indexes(game) == indexes(twin)
     if dealt == "KD 5H 9C":
         assert game.dests[four] == [t2, t1]
+
+
+@pytest.mark.parametrize("dealt", ["KD 5H 9C", "KD 5S 5H", "KD 9C 5S", "5H", "KD 5H 4S 9C"])
+def test_a_playout_deals_cards_onto_one_pile_in_a_row_as_card_by_card(dealt):
+    """A playout's inline deal (`_deal_inline`) puts the cards a pile gets in a row on it at once (`dealt_runs`), and
+    files it as re-filing it after each card does; the stock running out stops it."""
+    rules = load_ruleset("octave")
+    layout = {"t1": "5H", "t2": "5D", "t3": "4S", "s": dealt}
+    game, twin = Game(rules).arrange(layout), Game(rules).arrange(layout)
+    t1, t2, stock = (rules.pile_of_tag[tag] for tag in ("t1", "t2", "s"))
+    to = (t1, t1, t1, t2)
+    assert dealt_runs(stock, to) == ((t1, 3), (t2, 1))
+    game._deal_inline(stock, dealt_runs(stock, to), game._refresh)
+    deal_card_by_card(twin, stock, to)
+    assert indexes(game) == indexes(twin) and game.state.key() == twin.state.key()
 
 
 def test_a_pile_whose_top_kind_never_changes_stays_in_place():

@@ -3,7 +3,8 @@ patience: spaces whose empty rule has no table filed in `checked` lists (`FILE_U
 cards listed by one index lookup beside groups that take cards into spaces judged the general way
 (`SIMPLE_BESIDE_SPACE_TARGETS`: their spaces looked at only while one is empty), verdicts read off
 kept memos (`kept_checked`), a take rule's verdicts kept by the pile's shape (`take_shapes`), compulsory and
-automatic moves matched only where the move's number allows (`compulsory_masks`, `step_auto_masks`), runs' general
+automatic moves matched only where the move's number allows (`compulsory_masks`, `step_auto_masks`, with
+`step_auto_bound`), runs' general
 targets passed over while those that take cards into spaces alone have none that the clauses their empty rule runs
 first, reading nothing of the move, leave open (`space_only_targets`, `space_gates`), only the
 sources some space may take from gone through beside those spaces (`_space_sources`), a pile's runs
@@ -11,8 +12,10 @@ kept by its cards for every later position where it holds them (`run_memo`), kin
 alike sharing their index lists (`SHARE_KIND_LISTS`), and the checked lists of a simple source whose card every rule
 filed there refuses (`refuses_single`), verdicts kept by card while the piles of the groups a rule reads stand
 (`build_judges`, `empty_judges`, `watched_checked`: House on the Hill's one foundation a suit), the verdicts of an
-empty rule's clauses past its space gates kept by source and count (`gated_counts`), and runs that every general
-target refuses for good asked about once (`space_refused`).
+empty rule's clauses past its space gates kept by source and count (`gated_counts`), runs that every general
+target refuses for good asked about once (`space_refused`), runs tried only up to the counts a take rule's
+leading count clauses let through (`TAKE_LIMITS`: La Nivernaise's foundations give their top card alone), and the
+runs of a source that gives its top card alone read off by the kind of its top (`single_runs`).
 
 A game with every shortcut and a twin with none are stepped through the same random moves, with steps taken back
 (the order of the legal moves follows the history of the move indexes); each position must list the same moves in
@@ -43,7 +46,8 @@ def general_twin(name: str, seed: int) -> Game:
     """A game of a freshly loaded ruleset (its own tables) that takes none of the shortcuts."""
     with mock.patch.object(Game, "FILE_UNTABLED_SPACES", False), \
             mock.patch.object(Game, "SIMPLE_BESIDE_SPACE_TARGETS", False), \
-            mock.patch.object(Game, "SHARE_KIND_LISTS", False):
+            mock.patch.object(Game, "SHARE_KIND_LISTS", False), \
+            mock.patch.object(Game, "TAKE_LIMITS", False):
         twin = Game(load_ruleset(name), seed=seed)
     twin.kept_checked = False
     twin.take_shapes = [None] * len(twin.take_shapes)
@@ -55,6 +59,7 @@ def general_twin(name: str, seed: int) -> Game:
     twin.watched_checked = False
     twin.gated_counts = [None] * len(twin.gated_counts)  # every empty rule past its space gates judged in full
     twin.space_refused = KeepsNothing()  # no run's refusal by every general target kept
+    twin.single_runs = [None] * twin.P  # a top card's runs worked out as any run source's
     return twin
 
 

@@ -104,6 +104,65 @@ def test_a_playout_plays_as_the_step_by_step_path(name, seed):
         assert_same_playouts(rules, seed, cap, fast_path=name in PLAIN)
 
 
+@pytest.mark.parametrize("name", ["intelligence", "la-nivernaise"])
+def test_a_playout_makes_the_automatic_moves_without_keeping_steps(name):
+    """A playout of a ruleset with automatic moves after each move makes them as `play` does, card moves inline
+    as the loop makes them, but keeps neither the player's steps (`events`) nor their undo records: it is never
+    taken back."""
+    rules = shipped(name)
+    for seed in SEEDS:
+        fast, slow = Game(rules, seed=seed), Game(rules, seed=seed)
+        applied, apply = [], fast.apply
+        fast.apply = lambda m: applied.append(m) or apply(m)
+        made = fast.playout(random.Random(seed).randrange, 1000)
+        # Only deals through `apply`: the automatic ones, and those that may divert a card (Intelligence's aces);
+        # card moves, refills (diverted or not) and redeals are made inline.
+        assert applied and all(m < fast.P for m in applied)
+        assert made == stepwise_playout(slow, random.Random(seed).randrange, 1000)
+        assert fast.state.key() == slow.state.key() and fast.moves_played == slow.moves_played
+        assert slow.history and not fast.history and not fast.events
+        assert (fast.failures, fast.rule_errors) == (slow.failures, slow.rule_errors)
+
+
+def test_a_playout_makes_deals_refills_and_redeals_inline():
+    """La Nivernaise deals four cards together onto each packet, refills a packet played out with four from the pack
+    and redeals: a playout makes the deals and refills inline, not through `_deal_from` and its undo record (only the
+    automatic deal after a redeal goes through it), and its redeals without their undo record, and ends where the
+    step-by-step path does."""
+    rules = shipped("la-nivernaise")
+    dealt, redealt = [], []
+    deal_from, redeal = Game._deal_from, Game._redeal
+
+    def dealing(self, s, dests):
+        dealt.append(tuple(dests) == self.deal_to[s] and self.made_auto)
+        return deal_from(self, s, dests)
+
+    def redealing(self, s, undoable=True):
+        redealt.append(undoable)
+        return redeal(self, s, undoable)
+
+    for seed in SEEDS:
+        fast, slow = Game(rules, seed=seed), Game(rules, seed=seed)
+        apply = fast.apply
+        fast.made_auto = False
+
+        def applying(m, game=fast):  # the automatic moves are made through `apply`: their deals are theirs
+            game.made_auto = True
+            try:
+                return apply(m)
+            finally:
+                game.made_auto = False
+
+        fast.apply = applying
+        with mock.patch.object(Game, "_deal_from", dealing), mock.patch.object(Game, "_redeal", redealing):
+            made = fast.playout(random.Random(seed).randrange, 1000)
+        assert all(dealt) and redealt and not any(redealt)
+        del dealt[:], redealt[:]
+        assert made == stepwise_playout(slow, random.Random(seed).randrange, 1000)
+        assert fast.state.key() == slow.state.key() and fast.redeal_positions == slow.redeal_positions
+        assert slow.state.redeals == fast.state.redeals
+
+
 # Forty Thieves changed so that the fast path meets what it takes the general path for, or skips work for:
 # wins that are reached (by a card move between groups, by a deal, by a move within a group: a win reading
 # more than group sizes), a lose rule, redeals (the index filed afresh),

@@ -17,6 +17,7 @@ import pytest
 from kallisti.errors import Pos
 from kallisti.interpreter import compiler as C
 from kallisti.interpreter.game import Game, LayoutChanged
+from kallisti.interpreter.move_patterns import stock_bound
 from kallisti.model.ruleset import load_ruleset
 
 AT = Pos("<test>")
@@ -180,7 +181,7 @@ def judging_everything(game: Game) -> list[int]:
                                                     "general_by_count", "empty_gates", "window_gates", "runs",
                                                     "build_counts", "space_counts", "take_cards", "take_shapes",
                                                     "kept_checked", "build_judges", "empty_judges",
-                                                    "watched_checked", "compulsory_masks")}
+                                                    "watched_checked", "compulsory_masks", "single_runs")}
     try:
         game.run_plan = [(p, limit, seq, counts, False) for p, limit, seq, counts, _ in saved["run_plan"]]
         game.runs = [None] * game.P
@@ -196,6 +197,7 @@ def judging_everything(game: Game) -> list[int]:
         game.build_judges = [g.build for g in game.group_list]
         game.empty_judges = [g.empty for g in game.group_list]
         game.compulsory_masks = None
+        game.single_runs = [None] * game.P
         return game.legal_moves()
     finally:
         game.__dict__.update(saved)
@@ -295,3 +297,90 @@ def test_verdicts_are_kept_across_positions_only_for_rules_of_a_few_values():
     aces = list(tournament.rules.groups).index("aces")
     assert tournament.space_counts[aces] is None  # one ace foundation per suit: it reads the other foundations
     assert tournament.blind_empty[aces]  # but not the pile the ace would go to
+
+
+def test_a_take_rule_that_allows_one_card_first_is_tried_for_one_card_alone():
+    """La Nivernaise's foundations give their top card alone and keep their base (`count == 1`, then `pile.size >
+    1`): the count clause that runs first refuses every longer run, so only one card is tried (`take_limit`), while
+    the rule still reads the pile for that one."""
+    game = Game(load_ruleset("la-nivernaise"), seed=1)
+    aces = game.rules.groups["aces"]
+    gi = game.rules.gindex[aces.piles[0]]
+    assert game.take_max[gi] == game.deck.size  # the take rule reads the pile: not tabulated by count
+    assert {limit for p, limit, *_ in game.source_info if p in aces.piles} == {1}
+    tried = []
+    take_ok = Game._take_ok
+
+    def counting(self, src, n):
+        tried.append(n)
+        return take_ok(self, src, n)
+
+    rnd = random.Random(3)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Game, "_take_ok", counting)
+        for _ in range(60):
+            moves = game.legal_moves()
+            assert moves == judging_everything(game)
+            if not moves:
+                break
+            game.apply(moves[rnd.randrange(len(moves))])
+    assert tried and set(tried) == {1}
+
+
+def test_a_top_card_among_runs_is_read_off_by_its_kind():
+    """La Nivernaise's Flanks, Line and pack give their top card alone, every count allowed, but are listed among runs
+    (the foundations before them give runs): their runs are read off by the kind of their top (`single_runs`)
+    rather than worked out, and list what working them out lists."""
+    game = Game(load_ruleset("la-nivernaise"), seed=2)
+    groups = game.rules.groups
+    singles = {p for p in range(game.P) if game.single_runs[p] is not None}
+    assert singles == set(groups["reserve"].piles) | set(groups["line"].piles) | set(groups["stock"].piles)
+    worked = []
+    runs = Game._runs
+
+    def counting(self, src, *args):
+        worked.append(src)
+        return runs(self, src, *args)
+
+    rnd = random.Random(2)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Game, "_runs", counting)
+        for _ in range(60):
+            del worked[:]
+            moves = game.legal_moves()
+            assert not set(worked) & singles
+            assert moves == judging_everything(game)
+            if not moves:
+                break
+            game.apply(moves[rnd.randrange(len(moves))])
+
+
+def test_automatic_deals_are_matched_among_the_stock_moves_alone():
+    """La Nivernaise deals the Line again by itself after a redeal: its only automatic move is a deal, so after each
+    step only the moves numbered as deals and redeals are sorted and matched (`step_auto_bound`), and the game plays
+    as matching every move does."""
+    rules = load_ruleset("la-nivernaise")
+    game, twin = Game(rules, seed=4), Game(rules, seed=4)
+    assert game.step_auto_bound == 2 * game.P
+    twin.step_auto_bound = None
+    judged = []
+    matches_any = Game._matches_any
+
+    def judging(self, patterns, m):
+        if self is game:
+            judged.append(m)
+        return matches_any(self, patterns, m)
+
+    rnd = random.Random(4)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Game, "_matches_any", judging)
+        for _ in range(120):
+            moves = game.legal_moves()
+            assert moves == twin.legal_moves()
+            if not moves:
+                break
+            m = moves[rnd.randrange(len(moves))]
+            assert game._step(m) == twin._step(m)
+    assert judged and all(m < game.P for m in judged)
+    moving = load_ruleset("forty-thieves").auto  # aces to the foundations: card moves
+    assert moving and stock_bound(game.P, moving) is None and stock_bound(2, rules.auto) is None

@@ -224,7 +224,11 @@ class Game(MoveIndex, MoveGeneration, KeptVerdicts, WindowMoves, MoveApplication
             # The lowest matching move, not the first listed: the order of `legal_moves` follows the history of
             # the move indexes (undo re-files a pile at the end of a list), and an automatic move must depend on
             # the position alone, or a save's replay could send an ace to another foundation than the game did.
-            found = next(self._matches(patterns, sorted(moves), masks), None)
+            # Only the moves numbered below `step_auto_bound` (deals, redeals) may match, where it is known: the rest,
+            # which the masks would pass over unjudged, are not sorted.
+            bound = self.step_auto_bound if masks is not None else None
+            candidates = moves if bound is None else [m for m in moves if m < bound]
+            found = next(self._matches(patterns, sorted(candidates), masks), None)
             if found is None:
                 self.relisted = moves
                 return

@@ -127,10 +127,15 @@ class MoveGeneration:
         only_dests = not (spaces or has_checked)  # the common case: each run's kind's `dests` list, nothing else
         idle = None  # whether runs' general targets add nothing here (`_targets_idle`), asked at the first that has some
         memo, down, cards_key, refused = self.run_memo, self.down, self.cards_key, self.space_refused
+        single = self.single_runs
         for src, limit, seq, counts, kept in self.run_plan:
             found = runs[src]
             if found is None:  # `_kept_runs`, whose memo is read here first
-                if kept and memo is not None:
+                one = single[src]  # or a top card's alone, by its kind
+                if one is not None:
+                    k = top_key[src]
+                    found = one[k] if k >= 0 else ()
+                elif kept and memo is not None:
                     found = runs[src] = memo.get((src, down[src], cards_key(piles[src])))
                 if found is None:
                     found = self._kept_runs(src, limit, seq, counts) if kept else self._runs(src, limit, seq, counts)

@@ -5,11 +5,24 @@ from __future__ import annotations
 from itertools import takewhile
 
 from kallisti.interpreter.group_watch import watch_rules, watched_piles
-from kallisti.interpreter.move_patterns import pattern_masks
+from kallisti.interpreter.move_patterns import pattern_masks, stock_bound
 from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, judges_cards_alone, reads_only,
-                                            reads_only_its_pile, window_sums)
+                                            reads_only_its_pile, take_limit, window_sums)
 
 NOT_INDEXED = -2  # index key of a pile whose top is face down: it accepts no card
+
+
+def dealt_runs(s: int, to: tuple) -> tuple:
+    """The piles a deal from stock pile s puts its cards on, one card to each of `to` in turn, as (pile, how many
+    cards it gets in a row): four cards together on each packet are one entry a packet. The stock itself, were it
+    dealt onto, gets its cards one entry each (a card taken off and put back)."""
+    runs: list = []
+    for d in to:
+        if runs and runs[-1][0] == d != s:
+            runs[-1][1] += 1
+        else:
+            runs.append([d, 1])
+    return tuple(map(tuple, runs))
 
 
 class MoveIndex:
@@ -29,7 +42,7 @@ class MoveIndex:
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
                      "space_targets", "space_only_targets", "run_memo", "space_takers", "refuses_single",
                      "space_gates", "build_watched", "empty_watched", "watched_checked", "gated_counts",
-                     "space_refused")
+                     "space_refused", "single_runs", "divert_tables", "plain_refills", "step_auto_bound")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -64,9 +77,12 @@ class MoveIndex:
         # window (`_reach_moves`), never through the indexes of top cards.
         reach = {gi for gi, g in enumerate(groups) if g.take_from != ("top",)}
         self.reach_sources = [(p, gi) for gi in sorted(reach) if self.take_max[gi] > 0 for p in groups[gi].piles]
-        # Per source pile: (pile, most cards that may leave at once, sequence rule or None, count table).
+        # Per source pile: (pile, most cards that may leave at once, sequence rule or None, count table); the most
+        # cut down by the take rule's leading count clauses (`take_limit`) unless TAKE_LIMITS is off.
+        limits = [take_limit(rules, g, most) if self.TAKE_LIMITS and self.take_counts[gi] is False else most
+                  for gi, (g, most) in enumerate(zip(groups, self.take_max))]
         self.source_info = [
-            (p, self.take_max[gi], None if g.sequence.always else g.sequence, self._count_table(gi))
+            (p, limits[gi], None if g.sequence.always else g.sequence, self._count_table(gi))
             for gi, g in enumerate(groups) if self.take_max[gi] > 0 and gi not in reach for p in g.piles]
         targets = [gi for gi, g in enumerate(groups) if not (g.build.never and g.empty.never)]
         kinds = self.deck.kinds
@@ -135,6 +151,8 @@ class MoveIndex:
                 self.deal_to[s] = tuple(p for p in target.piles for _ in range(count)) if turn.get("each") \
                     else (target.piles[0],) * count
         self.diverts = [groups[gi].divert is not None for gi in self.gindex]  # piles whose group may divert a dealt card
+        # Per such pile, which cards its group diverts, when that is known by the card alone (else None: judged)
+        self.divert_tables = [groups[gi].divert.table if groups[gi].divert is not None else None for gi in self.gindex]
         self.top_up_of = [groups[gi].top_face_up for gi in self.gindex]
         self.any_hand = any(self.top_up_of)
         self.refill_of = [None] * self.P
@@ -240,6 +258,14 @@ class MoveIndex:
                   for tg, builds, takes in self.general_targets
                   if builds or takes and (self.empty_gates[tg] is None or self.empty_gates[tg][n]))
             for n in range(self.deck.size + 1)]
+        # Per pile, for a run source that gives its top card alone and runs no rule to do so (one card at most, every
+        # count allowed: a single card listed among runs for the order of the moves), its runs by the kind of its top,
+        # which `_all_moves` reads off by `top_key` rather than work them out (`_kept_runs`); else None.
+        kinds, by_one = max(self.deck.kind) + 1, self.general_by_count[1]
+        self.single_runs = [None] * self.P
+        for p, limit, _, counts, _ in self.run_plan if self.SINGLE_RUNS else ():
+            if limit == 1 and counts is None:
+                self.single_runs[p] = [[((self.P + p) * self.P, k, 1, by_one)] for k in range(kinds)]
         # Whether every card move is one top card onto a pile the index alone judges, or a space (no runs, windows,
         # clauses beyond a build rule's table, hands or refills): then `playout` may make moves inline, without undo
         # records.
@@ -252,8 +278,18 @@ class MoveIndex:
                                 or self.any_hand or any(self.refill_of) or rules.reads_history or self.reach_sources)
         # Filters by move number before the compulsory moves, and a step's automatic moves, are matched (`_matching`).
         self.compulsory_masks = pattern_masks(self.P, self.window_span, rules.group_of, rules.compulsory)
-        self.step_auto_masks = pattern_masks(self.P, self.window_span, rules.group_of, [p for p in rules.auto if p.trigger == "each-move"])
+        step_auto = [p for p in rules.auto if p.trigger == "each-move"]
+        self.step_auto_masks = pattern_masks(self.P, self.window_span, rules.group_of, step_auto)
+        self.step_auto_bound = stock_bound(self.P, step_auto)  # deals and redeals alone may match (`_auto_moves`)
         self._build_playout_tables()
+
+    # Whether a source's runs are tried only up to the counts its take rule's leading count clauses let through
+    # (`take_limit`; off: up to `take_max`, which a test compares with).
+    TAKE_LIMITS = True
+
+    # Whether a run source that gives its top card alone has its runs read off by its top (`single_runs`; off:
+    # worked out and kept as any source's, which a test compares with).
+    SINGLE_RUNS = True
 
     # Whether `_class_kinds` may let kinds that every pile files alike share their index lists (off: a list per kind,
     # which a test compares with).
@@ -365,11 +401,18 @@ class MoveIndex:
         # neither, the win is as it was (it reads nothing else, when rules.win_sizes is not None).
         watched = rules.win_sizes
         self.win_sees = [watched is None or g in watched for g in self.gname]
-        # Deals made inline (those where no card can be diverted), by stock pile: where each card goes,
+        # Deals made inline (those where no card can be diverted), by stock pile: where the cards go (`dealt_runs`),
         # whether the win may change, and whether a card may land on a stock pile.
         self.plain_deals = {
-            s: (to, self.win_sees[s] or any(self.win_sees[d] for d in to), any(d in self.stock_piles for d in to))
+            s: (dealt_runs(s, to), self.win_sees[s] or any(self.win_sees[d] for d in to),
+                any(d in self.stock_piles for d in to))
             for s, to in enumerate(self.deal_to) if to is not None and not any(self.diverts[d] for d in to)}
+        # Per pile, how a playout refills it once it is played out: (the stock, its cards as `plain_deals` has a
+        # deal's for `_deal_inline`, or None where the pile's group may divert a card, and where `_deal_from` deals
+        # them then); None for a pile never refilled.
+        self.plain_refills = [None if refill is None else
+                              (refill[0], None if self.diverts[p] else ((p, refill[1]),), (p,) * refill[1])
+                              for p, refill in enumerate(self.refill_of)]
         # When every stock pile deals without a condition, never redeals, and no card moves onto or off it, the
         # stock's moves change only with a deal or a move made through `apply`: they are worked out only then.
         self.steady_stock = all(

@@ -25,6 +25,16 @@ def pattern_masks(P: int, span: int, group_of, patterns) -> tuple | None:
     return pairs, deals, redeals, sure, windows
 
 
+def stock_bound(P: int, patterns) -> int | None:
+    """The number below which every move that may match one of `patterns` lies, when they are all deals and redeals
+    (numbered below P, and from P below 2P: `Game.decode`), so that the other moves need not even be sorted before
+    they are matched; None when a pattern may match other moves, or when deals and redeals may share their numbers
+    with card moves (two piles or fewer: no masks either)."""
+    if P <= 2 or not patterns or any(p.kind not in ("deal", "redeal") for p in patterns):
+        return None
+    return 2 * P
+
+
 def matches(game, patterns, moves, masks):
     """Yield the moves of `moves` that match one of `patterns`, in their order, each judged as it is reached
     (`game._matches_any`); `masks` (from `pattern_masks`, or None) pass over most of the others by their number

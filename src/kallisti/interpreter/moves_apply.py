@@ -100,13 +100,13 @@ class MoveApplication:
         st = self.state
         stock = st.piles[s]
         placed = []
-        kind, sizes, gname = self.kind, st.sizes, self.gname
+        kind, sizes, gname, tables = self.kind, st.sizes, self.gname, self.divert_tables
         # Cards dealt one after another onto the same pile re-file it once, after the last (`_refile_run`).
         last, first_key, changed = -1, None, False
         for d in dests:
             while stock:  # a diverted card does not fill the place: the next card is dealt there
                 card = stock.pop()
-                if self.diverts[d]:
+                if self.diverts[d] and (tables[d] is None or tables[d][card]):  # a card its table keeps is not diverted
                     went = self.dealer.place(self.group_list[self.gindex[d]], card, d, "up")
                 else:
                     st.piles[d].append(card)  # what `place` does with a face-up card its group cannot divert
@@ -151,13 +151,14 @@ class MoveApplication:
             st.down[s] = len(stock)
         self._refresh(s)
 
-    def _redeal(self, s: int):
+    def _redeal(self, s: int, undoable: bool = True):
         """Gather the redeal's groups pile by pile onto pile s (under any cards still there), turned
-        over so the first gathered card comes up first; shuffle if the ruleset says; deal groups again."""
+        over so the first gathered card comes up first; shuffle if the ruleset says; deal groups again. The record
+        holds the position before, for undo, unless not `undoable` (a playout never undoes)."""
         st = self.state
         g = self.group_list[self.gindex[s]]
         spec = g.redeal
-        snapshot = ([list(p) for p in st.piles], list(st.down), dict(st.sizes), dict(st.redeals))
+        snapshot = ([list(p) for p in st.piles], list(st.down), dict(st.sizes), dict(st.redeals)) if undoable else None
         self.redeal_positions.append(self._position())
         gathered: list[int] = []
         for name in spec.gather:

@@ -6,6 +6,8 @@ from itertools import compress
 
 from kallisti.interpreter.move_index import NOT_INDEXED
 
+EACH_MOVE = ("each-move",)  # the triggers of the automatic moves a step sets off (`Game._step`)
+
 
 class Playout:
     """The part of `Game` that plays a game out (`playout`), inline for rulesets of plain moves (`_plain_playout`)."""
@@ -14,7 +16,9 @@ class Playout:
         """Play moves picked by `choose(n)` (the index of the move among the `legal_moves`) until the game ends or
         `cap` moves; returns moves made. With `blocked`, the game also ends where `status` finds it blocked (a whole
         pass through the stock changed nothing), so that the moves made are those of a player who asks `status`
-        before every move (as `kallisti simulate` does) and the game ends with the same `status`."""
+        before every move (as `kallisti simulate` does) and the game ends with the same `status`. The moves are those
+        `play` would make, automatic ones included, but no step is recorded (`events`, `history`): a playout is never
+        taken back."""
         made = 0
         rules = self.rules
         has_auto = any(p.trigger == "each-move" for p in rules.auto)
@@ -26,13 +30,14 @@ class Playout:
         listed = None  # the legal moves where a step's automatic moves stopped: the position has not changed since
         # After a card move that changes no group size the win reads (when that is all it reads), it is as it was.
         sizes_only, sees, refill_of = rules.win_sizes is not None, self.win_sees, self.refill_of
-        card_moves, windows = self._card_moves, self.discard_base
+        card_moves, windows, P = self._card_moves, self.discard_base, self.P
+        first, redeals = P * P, min(2 * P, P * P)  # deals are numbered below P, redeals from P, card moves from first
         piles, down, sizes, flip, refresh = self.piles, self.down, self.state.sizes, self.flip, self._refiler()
         # Moves made inline, as `apply` makes them, but not while the game keeps its trail of the moves made (its own
-        # `apply` notes them); deals among them only where no card is diverted (`plain_deals`), one card a pile.
-        inline, deal = self.trail is None, self._deal_inline
-        deals = {s: (to, sees_deal) for s, (to, sees_deal, _) in self.plain_deals.items()
-                 if inline and len(set(to)) == len(to)}
+        # `apply` notes them); deals and refills among them only where no card is diverted (`plain_deals`,
+        # `plain_refills`), and redeals without their undo record.
+        inline, deal, refills = self.trail is None, self._deal_inline, self.plain_refills
+        deals = {s: (to, sees_deal) for s, (to, sees_deal, _) in self.plain_deals.items() if inline}
         check = True
         while made < cap:
             if check and win(ctx):
@@ -45,55 +50,83 @@ class Playout:
             if passes and self._blocked(moves):
                 break
             m = moves[choose(len(moves))]
-            if has_auto:
+            parts = card_moves.get(m) if m < windows else None  # a card move made before: decoded
+            if parts is None and first <= m < windows:  # a card move first made here: decoded as `apply` does
+                parts = card_moves[m] = self._card_move_parts(m)
+            if m in deals:
+                to, check = deals[m]  # whether the win may read a size it changes
+                deal(m, to, refresh)
+                self.moves_played += 1
+            elif P <= m < redeals and inline:  # a redeal, without the copy of the position undo would need
+                self._redeal(m - P, False)
+                check = True
+            elif parts is None or not inline:
+                self.apply(m)
+                parts = card_moves.get(m) if m < windows else None  # decoded by `apply` if a card move
+                check = parts is None or not sizes_only or refill_of[parts[1]] is not None or \
+                    parts[3] is not None and (sees[parts[1]] or sees[parts[2]])
+            else:  # as `apply` makes it, without the undo record a playout never reads
+                n, src, dst, gs, gd = parts
+                pile = piles[src]
+                if n == 1:
+                    piles[dst].append(pile.pop())
+                else:
+                    piles[dst].extend(pile[-n:])
+                    del pile[-n:]
+                if down[src] and down[src] == len(pile) and flip[src]:
+                    down[src] -= 1
+                if gs is not None:
+                    sizes[gs] -= n
+                    sizes[gd] += n
+                refresh(src)
+                refresh(dst)
+                self.moves_played += 1
+                check = not sizes_only or gs is not None and (sees[src] or sees[dst])
+                refill = refills[src]
+                if refill is not None:  # the win may read the sizes a refill changes
+                    check = True
+                    if not pile:  # played out: its cards from the stock, as `apply` deals them
+                        stock, to, dests = refill
+                        if to is not None:
+                            deal(stock, to, refresh)
+                        else:  # a card may be diverted
+                            self._deal_from(stock, dests)
+            if has_auto:  # the step's automatic moves, as `play` makes them (no event, no undo record kept)
                 self.relisted = None
-                self.play(m)
+                for _ in self._auto_moves(EACH_MOVE):
+                    pass
+                # Where they stopped with the moves listed, the win was judged there, and did not hold.
                 listed, self.relisted = self.relisted, None
-            else:
-                parts = card_moves.get(m) if m < windows else None  # a card move made before: decoded
-                if m in deals:
-                    to, check = deals[m]  # whether the win may read a size it changes
-                    deal(m, to, refresh)
-                    self.moves_played += 1
-                elif parts is None or refill_of[parts[1]] is not None or not inline:
-                    self.apply(m)
-                    parts = card_moves.get(m) if m < windows else None  # decoded by `apply` if a card move
-                    check = parts is None or not sizes_only or refill_of[parts[1]] is not None or \
-                        parts[3] is not None and (sees[parts[1]] or sees[parts[2]])
-                else:  # as `apply` makes it, without the undo record a playout never reads
-                    n, src, dst, gs, gd = parts
-                    pile = piles[src]
-                    if n == 1:
-                        piles[dst].append(pile.pop())
-                    else:
-                        piles[dst].extend(pile[-n:])
-                        del pile[-n:]
-                    if down[src] and down[src] == len(pile) and flip[src]:
-                        down[src] -= 1
-                    if gs is not None:
-                        sizes[gs] -= n
-                        sizes[gd] += n
-                    refresh(src)
-                    refresh(dst)
-                    self.moves_played += 1
-                    check = not sizes_only or gs is not None and (sees[src] or sees[dst])
+                check = listed is None
             made += 1
         return made
 
     def _deal_inline(self, m: int, to, refile) -> list:
         """A deal from stock pile m that diverts no card (`plain_deals`), made as `_deal_from` makes it, without its
-        undo record: one card to each pile of `to` in turn while any are left, each pile re-filed after its card
-        (`refile`), then the stock, unless its top was face down and still is (nothing to re-file then). Returns the
-        stock."""
+        undo record: to each pile of `to` in turn its cards in a row (`dealt_runs`), while any are left, each pile
+        re-filed after them (`refile`) and, as `_refile_run` leaves it, at the end of its lists when its top changed
+        kind on the way and came back; then the stock, unless its top was face down and still is (nothing to re-file
+        then). Returns the stock."""
         piles, sizes, gname, down = self.piles, self.state.sizes, self.gname, self.down
         stock, gs = piles[m], gname[m]
-        for d in to:
+        for d, n in to:
             if not stock:
                 break
-            piles[d].append(stock.pop())
-            sizes[gs] -= 1
-            sizes[gname[d]] += 1
+            if n == 1:
+                piles[d].append(stock.pop())
+                sizes[gs] -= 1
+                sizes[gname[d]] += 1
+                refile(d)
+                continue
+            first = self.top_key[d]
+            cards = stock[:-n - 1:-1]  # the top n cards (fewer if the stock runs out), in the order they are dealt
+            del stock[-len(cards):]
+            piles[d].extend(cards)
+            sizes[gs] -= len(cards)
+            sizes[gname[d]] += len(cards)
             refile(d)
+            if self.top_key[d] == first and any(self.kind[c] != first for c in cards[:-1]):
+                self._file_again(d)
         if down[m] > len(stock):
             down[m] = len(stock)
         if not (stock and self.top_key[m] == NOT_INDEXED and len(stock) == down[m]):

@@ -178,3 +178,18 @@ def count_gate(rules, rule, most: int) -> bytes | None:
         except RuleRuntimeError:
             gate[n] = 1
     return bytes(gate)
+
+
+def take_limit(rules, group, most: int) -> int:
+    """The most cards the source loop tries to take at once from a pile of `group`, whose take rule lets at most
+    `most` leave (`take_max`): fewer where what the rule runs first reads `count` alone and refuses every larger
+    count (`count_gate`: La Nivernaise's foundations, `count == 1` then `pile.size > 1`), so that those counts are
+    not judged one by one. Not where the group's sequence rule is judged clause by clause: it runs before the take
+    rule for each count and may fail, its failure noted."""
+    seq = group.sequence
+    if not (seq.always or seq.pair_table is not None):
+        return most
+    gate = count_gate(rules, group.take, most)
+    if gate is None:
+        return most
+    return max((n for n in range(most + 1) if gate[n]), default=0)

@@ -309,6 +309,8 @@ class Ruleset:
         self.trial_games: dict[tuple, object] = {}
         self.card_move_cache: dict[int, tuple] = {}  # the engine's decoded card moves, shared by its games
         self.engine_tables: dict | None = None  # the engine's move-generation tables, built by the first game
+        # Where the opening deal puts each card (interpreter/state.py: `deal_layout`), made by the first deal.
+        self.deal_layout: object = None
         # Whether some rule reads the moves made (`moves`, `last_move`, a pile's `played`): its games keep them.
         self.reads_history = self.compiler.history_read
 

@@ -1,7 +1,10 @@
 """A deal's set-up: the opening deal laid out from the ruleset's `DealLayout` (a slice of the dealing order per pile)
-is the card-by-card deal."""
+is the card-by-card deal; every pile filed at once (`_file_all`) is filed as `_refresh` files them one by one, in pile
+order; and kinds no pile is ever filed under share one list that stays empty."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
@@ -47,3 +50,47 @@ def test_a_deal_that_runs_short_is_refused_as_before():
     rules = load_ruleset("forty-thieves")
     with pytest.raises(Exception, match="runs out of cards"):
         Game(rules, order=list(range(20)))
+
+
+def filed_one_by_one(game: Game) -> tuple:
+    """The index lists as `_refresh` files every pile in pile order from nothing, as the engine did at a deal."""
+    for lists in (game.dests, game.checked, game.empties):
+        for lst in lists:
+            lst.clear()
+    game.open_spaces.clear()
+    for p in range(game.P):
+        game.top_key[p] = None
+        game._refresh(p)
+    return indexes(game)
+
+
+def indexes(game: Game) -> tuple:
+    return (list(game.top_key), [list(lst) for lst in game.dests], [list(lst) for lst in game.checked],
+            [list(lst) for lst in game.empties], list(game.open_spaces), list(game.down), list(game.source_dests),
+            list(game.runs), set(game.dirty))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_filing_every_pile_at_once_is_filing_them_one_by_one(name):
+    rules = load_ruleset(name)
+    for seed in (1, 2):
+        game, rnd = Game(rules, seed=seed), random.Random(seed)
+        for _ in range(6):
+            game.dirty.clear()
+            game._reindex()
+            at_once = indexes(game)
+            assert filed_one_by_one(game) == at_once, (name, seed)
+            if not game.playout(rnd.randrange, 15):
+                break
+
+
+@pytest.mark.parametrize("name", ["forty-thieves", "la-nivernaise", "house-on-the-hill"])
+def test_kinds_never_filed_share_one_list_that_stays_empty(name):
+    """Forty Thieves files nothing in `checked` (one list for every kind), La Nivernaise nothing in `dests`."""
+    game = Game(load_ruleset(name), seed=1)
+    unused = [[lst for k, lst in enumerate(lists) if slot[k] == 0]
+              for lists, slot in zip((game.dests, game.checked), game.list_slots)]
+    assert {"forty-thieves": (0, 52), "la-nivernaise": (52, 0)}.get(name, (0, 44)) == tuple(map(len, unused))
+    game.playout(random.Random(1).randrange, 300)
+    assert all(lst == [] for lists in unused for lst in lists)
+    assert len({id(lst) for lists in unused for lst in lists}) <= 2

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from itertools import takewhile
+from itertools import accumulate, compress, takewhile
 
 from kallisti.interpreter.group_watch import watch_rules, watched_piles
 from kallisti.interpreter.move_patterns import pattern_masks
@@ -22,14 +22,14 @@ class MoveIndex:
                      "flip", "simple_sources", "run_sources", "kind", "gname", "stock_piles", "top_up_of", "any_hand",
                      "refill_of", "accepts_on_top", "space_kinds_of", "open_of", "discard_sources", "discard_dest", "discard_base", "window_span",
                      "stock_info", "plain_moves", "deal_to", "diverts", "source_slot", "accepts_by_kind",
-                     "kind_class", "class_count", "filed_under", "space_filed_under",
+                     "kind_class", "class_count", "list_slots", "list_counts", "filed_under", "space_filed_under",
                      "win_sees", "plain_deals", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key", "empty_gates",
                      "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts",
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
                      "space_targets", "space_only_targets", "run_memo", "space_takers", "refuses_single",
                      "space_gates", "build_watched", "empty_watched", "watched_checked", "gated_counts",
-                     "space_refused")
+                     "space_refused", "build_checked_of", "space_checked_of", "unwatched_judges", "step_auto")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -40,18 +40,18 @@ class MoveIndex:
             self.__dict__.update(shared)
         # dests[kind]: the piles that would take a card of that kind right now, kept up to date as tops change;
         # checked[kind]: the piles whose tables let it through but whose remaining clauses must still agree.
-        self.step_auto = any(p.trigger == "each-move" for p in self.rules.auto)  # a step may set off automatic moves
-        # Kinds of one class (`kind_class`) share one list object in each: the same piles are filed under them.
-        dests = [[] for _ in range(self.class_count)]
-        checked = [[] for _ in range(self.class_count)]
-        self.dests: list[list[int]] = [dests[c] for c in self.kind_class]
-        self.checked: list[list[int]] = [checked[c] for c in self.kind_class]
+        # Kinds of one class (`kind_class`) share one list object in each: the same piles are filed under them; and
+        # kinds no pile is ever filed under share one that stays empty (`_list_slots`).
+        dests = [[] for _ in range(self.list_counts[0])]
+        checked = [[] for _ in range(self.list_counts[1])]
+        self.dests: list[list[int]] = list(map(dests.__getitem__, self.list_slots[0]))
+        self.checked: list[list[int]] = list(map(checked.__getitem__, self.list_slots[1]))
         self.empties: list[list[int]] = [[] for _ in self.group_list]
         self._index_piles()
         # Per group, what judges its build and empty rules' clauses beyond their tables in `_checked_targets`: the rule,
         # or this game's watch of it (`group_watch.watch_rules`); per pile, their verdicts (`_all_moves` reads them).
-        (self.build_judges, self.empty_judges, self.watches, self.build_verdicts_of,
-         self.space_verdicts_of) = watch_rules(self.group_list, self.gindex, self.build_watched, self.empty_watched)
+        judges = self.unwatched_judges or watch_rules(self.group_list, self.gindex, self.build_watched, self.empty_watched)
+        self.build_judges, self.empty_judges, self.watches, self.build_verdicts_of, self.space_verdicts_of = judges
 
     def _build_shared_tables(self) -> None:
         rules = self.rules
@@ -90,6 +90,8 @@ class MoveIndex:
         # the remaining clauses run only for the cards the table lets through.
         self.build_residual = [bool(g.build.residual) for g in groups]
         self.space_residual = [bool(g.empty.residual) for g in groups]
+        self.build_checked_of = [int(self.build_residual[gi]) for gi in self.gindex]  # per pile: 1 filed in `checked`
+        self.space_checked_of = [int(self.space_residual[gi]) for gi in self.gindex]
         self.has_checked = any(self.build_residual[tg] and self.onto[tg] or self.space_residual[tg] and self.empty_ok[tg]
                                for tg in targets)
         # Spaces that take any card are kept in one list of their own rather than filed under every kind.
@@ -102,6 +104,7 @@ class MoveIndex:
         self.space_only_targets = None if any(builds for _, builds, _ in self.general_targets) else \
             tuple(tg for tg, _, takes in self.general_targets if takes)
         self.flip = [groups[self.gindex[p]].flip for p in range(self.P)]
+        self.step_auto = any(p.trigger == "each-move" for p in rules.auto)  # a step may set off automatic moves
         simple = self._simple_sources()
         # (pile, move number less the destination, place in the list: see `source_dests`)
         self.simple_sources = [(info[0], (self.P + info[0]) * self.P, i) for i, info in enumerate(simple)]
@@ -148,6 +151,7 @@ class MoveIndex:
         self.accepts_by_kind = [tuple(accepts.get(k, ()) for k in range(kinds)) for accepts in self.accepts_on_top]
         self.space_kinds_of = [() if self.open_group[gi] else self.space_kinds[gi] for gi in self.gindex]
         self._class_kinds(kinds)
+        self._list_slots()
         self.open_of = [self.open_group[gi] for gi in self.gindex]
         # Window discards: (pile, its group's discard rule, the pile the cards go to), and their move numbers,
         # which start above every card move: discard_base + (pile * span + start) * span + length.
@@ -188,6 +192,9 @@ class MoveIndex:
         # read of the position, when they read only the card of a move (`watched_piles`); else None.
         self.build_watched = [watched_piles(rules, g.build) for g in groups]
         self.empty_watched = [watched_piles(rules, g.empty) for g in groups]
+        # Where no rule is watched, the judges are the rules themselves, the same for every game of the ruleset.
+        self.unwatched_judges = None if any(self.build_watched + self.empty_watched) else \
+            watch_rules(groups, self.gindex, self.build_watched, self.empty_watched)
         # Per discard source, its rule as running sums over a window (`window_sums`), or None; and the verdicts of
         # such a rule by (count, sums), which are all it reads.
         self.window_sums = [window_sums(rules, rule) for _, rule, _ in self.discard_sources]
@@ -303,6 +310,24 @@ class MoveIndex:
         self.filed_under = [by_group[gi][0] for gi in self.gindex]
         self.space_filed_under = [by_group[gi][1] for gi in self.gindex]
 
+    def _list_slots(self) -> None:
+        """Per kind, which of a game's fresh `dests` lists it reads, and which of its `checked` lists (`list_slots`, of
+        `list_counts` lists each): one list per class of kinds (`kind_class`) some pile may be filed under there,
+        numbered from 1, and list 0, never filed in, for every other kind, so that a game makes no list that would stay
+        empty for good (Forty Thieves files nothing in `checked`). Without SHARE_KIND_LISTS, a list per class."""
+        filed = [[not self.SHARE_KIND_LISTS] * self.class_count for _ in range(2)]  # [dests, checked], by class
+        for p in range(self.P):
+            into = filed[self.build_checked_of[p]]
+            for taken in self.filed_under[p]:
+                for k in taken:
+                    into[self.kind_class[k]] = True
+            into = filed[self.space_checked_of[p]]
+            for k in self.space_filed_under[p]:
+                into[self.kind_class[k]] = True
+        numbers = [list(accumulate(flags, initial=0)) for flags in filed]  # per class, the filed classes before it
+        self.list_slots = [[numbers[i][c] + 1 if filed[i][c] else 0 for c in self.kind_class] for i in range(2)]
+        self.list_counts = [numbers[0][-1] + 1, numbers[1][-1] + 1]
+
     # Whether `_untabled_spaces` may file spaces as `checked` piles (off: every such space is judged the general way,
     # which a test compares with).
     FILE_UNTABLED_SPACES = True
@@ -390,10 +415,13 @@ class MoveIndex:
     def _index_piles(self) -> None:
         """This game's index lists per pile, then every pile filed in the destination index."""
         self.piles, self.down = self.state.piles, self.state.down
-        self.build_lists = [self.checked if self.build_residual[gi] else self.dests for gi in self.gindex]
-        self.space_lists = [self.checked if self.space_residual[gi] else self.dests for gi in self.gindex]
+        # Per pile, the lists it is filed in with cards, and as a space: `checked` when its group's rule has clauses
+        # beyond its table (`build_residual`, `space_residual`), else `dests`.
+        lists = (self.dests, self.checked)
+        self.build_lists = list(map(lists.__getitem__, self.build_checked_of))
+        self.space_lists = list(map(lists.__getitem__, self.space_checked_of))
         self.open_spaces: list[int] = []
-        self.empties_of = [self.empties[gi] for gi in self.gindex]
+        self.empties_of = list(map(self.empties.__getitem__, self.gindex))
         self.top_key = [None] * self.P
         # Per simple source: the destination list of its top card's kind (the empty tuple when it has no face-up
         # card), kept up to date by `_refresh`, so move generation can pass over the sources with nowhere to go
@@ -407,11 +435,37 @@ class MoveIndex:
         self._file_all()
 
     def _file_all(self) -> None:
-        """File every pile in the (empty) index, as `_refresh` re-files one."""
-        top_key = self.top_key
-        for p in range(self.P):
-            top_key[p] = None
-            self._refresh(p)
+        """File every pile in the (empty) index, in order, as `_refresh` re-files each in turn when none is filed (no
+        top to take it out from first): in one pass, with the tables read once."""
+        piles, down, kind, top_key, P = self.piles, self.down, self.kind, self.top_key, self.P
+        self.dirty.update(range(P))
+        self.runs[:] = [None] * P
+        if self.any_hand:
+            for p in compress(range(P), self.top_up_of):
+                down[p] = len(piles[p]) - 1 if piles[p] else 0  # a hand: only its top card lies face up
+        dests, source_dests, slot = self.dests, self.source_dests, self.source_slot
+        build_lists, filed_under = self.build_lists, self.filed_under
+        space_lists, space_filed_under = self.space_lists, self.space_filed_under
+        empties_of, open_of, open_spaces = self.empties_of, self.open_of, self.open_spaces
+        for p, pile in enumerate(piles):
+            if not pile:
+                top_key[p] = -1
+                source_dests[slot[p]] = ()
+                empties_of[p].append(p)
+                if open_of[p]:
+                    open_spaces.append(p)
+                lists = space_lists[p]
+                for k in space_filed_under[p]:
+                    lists[k].append(p)
+            elif len(pile) > down[p]:
+                top_key[p] = key = kind[pile[-1]]
+                source_dests[slot[p]] = dests[key]
+                lists = build_lists[p]
+                for k in filed_under[p][key]:
+                    lists[k].append(p)
+            else:
+                top_key[p] = NOT_INDEXED
+                source_dests[slot[p]] = ()
 
     def _count_table(self, gi: int):
         """The take rule's count table, or None when every count up to the maximum is allowed."""

@@ -1,10 +1,13 @@
 """A deal's set-up: the opening deal laid out from the ruleset's `DealLayout` (a slice of the dealing order per pile)
 is the card-by-card deal; every pile filed at once (`_file_all`) is filed as `_refresh` files them one by one, in pile
-order; and kinds no pile is ever filed under share one list that stays empty."""
+order; kinds no pile is ever filed under share one list that stays empty; and a game dropped is freed at once, not
+left to the cycle collector."""
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 
 import pytest
 
@@ -94,3 +97,18 @@ def test_kinds_never_filed_share_one_list_that_stays_empty(name):
     game.playout(random.Random(1).randrange, 300)
     assert all(lst == [] for lists in unused for lst in lists)
     assert len({id(lst) for lists in unused for lst in lists}) <= 2
+
+
+@pytest.mark.parametrize("name", ["forty-thieves", "octave", "intelligence"])
+def test_a_dropped_game_is_freed_at_once(name):
+    """Its context names it weakly: no cycle keeps a played game, and all it holds, for the cycle collector."""
+    rules = load_ruleset(name)
+    gc.disable()
+    try:
+        game = Game(rules, seed=1)
+        game.playout(random.Random(1).randrange, 200)
+        kept = weakref.ref(game)
+        del game
+        assert kept() is None
+    finally:
+        gc.enable()

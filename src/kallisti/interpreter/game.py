@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from weakref import proxy
 
 from kallisti.errors import Pos, error
 from kallisti.interpreter.expr_types import Ctx
@@ -64,7 +65,9 @@ class Game(MoveIndex, MoveGeneration, KeptVerdicts, WindowMoves, MoveApplication
         self.deal_number = deal_number
         self.state = initial_state(rules, self.order)
         self.ctx = Ctx(self.state)
-        self.ctx.game = self
+        # Weakly: a context naming its game would make a cycle, and a game dropped (a playout's) would then wait for
+        # the cycle collector, with all it holds, rather than be freed at once.
+        self.ctx.game = proxy(self)
         self.dealer = Dealer(rules, self.state)
         self.redeal_positions: list[tuple] = []  # the position before each redeal, to see a stalled game
         self.P = rules.pile_count

@@ -29,7 +29,8 @@ class MoveIndex:
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
                      "space_targets", "space_only_targets", "run_memo", "space_takers", "refuses_single",
                      "space_gates", "build_watched", "empty_watched", "watched_checked", "gated_counts",
-                     "space_refused", "build_checked_of", "space_checked_of", "unwatched_judges", "step_auto")
+                     "space_refused", "build_checked_of", "space_checked_of", "unwatched_judges", "step_auto",
+                     "windows_only")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -179,6 +180,7 @@ class MoveIndex:
         self.run_plan = [(p, limit, seq, counts, (seq is None or seq.pair_table is not None or reads_only_its_pile(rules, seq))
                           and (counts is not False or reads_only_its_pile(rules, groups[self.gindex[p]].take)))
                          for p, limit, seq, counts in self.run_sources]
+        self.windows_only = not (self.simple_sources or self.run_plan)  # no top cards to move: `_window_moves` lists
         # Those runs kept from one position to the next, and by every game of the ruleset, by the pile, its cards and
         # its face-down cards (`_kept_runs`): a pile's cards come back again and again (a card moved off and back).
         self.run_memo = {}

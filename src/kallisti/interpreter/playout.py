@@ -20,7 +20,7 @@ class Playout:
         has_auto = any(p.trigger == "each-move" for p in rules.auto)
         if self.plain_moves and not has_auto:
             return self._plain_playout(choose, cap, blocked)
-        next_moves = self._all_moves if not rules.compulsory else self.legal_moves
+        all_moves, compulsory, masks, matching = self._all_moves, rules.compulsory, self.compulsory_masks, self._matching
         win, ctx = rules.win, self.ctx
         passes = self.redeal_positions if blocked else ()  # the positions before each redeal (see `status`)
         listed = None  # the legal moves where a step's automatic moves stopped: the position has not changed since
@@ -37,7 +37,12 @@ class Playout:
         while made < cap:
             if check and win(ctx):
                 break
-            moves = listed if listed is not None else next_moves()
+            if listed is not None:
+                moves = listed
+            else:  # `legal_moves`, inline
+                moves = all_moves()
+                if compulsory and moves:
+                    moves = matching(compulsory, moves, masks) or moves
             if not moves:
                 break
             if rules.lose and self._lost(moves) is not None:

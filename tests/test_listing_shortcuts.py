@@ -13,7 +13,8 @@ filed there refuses (`refuses_single`), verdicts kept by card while the piles of
 (`build_judges`, `empty_judges`, `watched_checked`: House on the Hill's one foundation a suit), the verdicts of an
 empty rule's clauses past its space gates kept by source and count (`gated_counts`), and runs that every general
 target refuses for good asked about once (`space_refused`), and the moves of a ruleset whose piles give no top
-cards listed as the stock's and the windows' alone (`windows_only`: Decade).
+cards listed as the stock's and the windows' alone (`windows_only`: Decade), and dealing rules that ask only
+whether a group's piles are empty read off the index (`deal_gates`: Blockade, Spider, Intelligence).
 
 A game with every shortcut and a twin with none are stepped through the same random moves, with steps taken back
 (the order of the legal moves follows the history of the move indexes); each position must list the same moves in
@@ -57,6 +58,7 @@ def general_twin(name: str, seed: int) -> Game:
     twin.gated_counts = [None] * len(twin.gated_counts)  # every empty rule past its space gates judged in full
     twin.space_refused = KeepsNothing()  # no run's refusal by every general target kept
     twin.windows_only = False  # every listing through `_all_moves`' loops, over no source where no pile gives cards
+    twin.deal_gates = [None] * twin.P  # every dealing rule judged by its clauses
     return twin
 
 

@@ -295,3 +295,31 @@ def test_verdicts_are_kept_across_positions_only_for_rules_of_a_few_values():
     aces = list(tournament.rules.groups).index("aces")
     assert tournament.space_counts[aces] is None  # one ace foundation per suit: it reads the other foundations
     assert tournament.blind_empty[aces]  # but not the pile the ace would go to
+
+
+@pytest.mark.parametrize("verb", ["require", "forbid"])
+@pytest.mark.parametrize("expr", ["any(p in foundation: not p.empty)", "all(p in foundation: p.empty)",
+                                  "any(p in tableau: p.empty)"])
+def test_a_dealing_rule_of_empty_piles_is_read_off_the_index(verb, expr):
+    """Blockade deals only when every space of its tableau has a card; with a clause more of the same kind (a
+    quantifier over a group's piles that asks only whether each is empty), the dealing rule is still judged by how
+    many of those groups' piles are empty (`deal_gates`), as its clauses judge it."""
+    rules = load_ruleset("blockade", f'extends: blockade\ngame: "Blockade ({verb} {expr})"\nchanges:\n'
+                                     f'  - {{{verb}: piles.stock.dealing, id: extra, expr: "{expr}"}}\n')
+    stock = rules.groups["stock"].piles[0]
+    seen = set()
+    for seed in (1, 2):
+        game, rnd = Game(rules, seed=seed), random.Random(seed)
+        assert len(game.deal_gates[stock]) == 2
+        for _ in range(300):
+            gated = game._may_deal(stock)
+            gates, game.deal_gates = game.deal_gates, [None] * game.P
+            assert game._may_deal(stock) == gated
+            game.deal_gates = gates
+            seen.add(gated)
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game._step(moves[rnd.randrange(len(moves))])
+    # Both verdicts met, but where the clause added contradicts Blockade's own (a space and none at once).
+    assert seen == ({False} if (verb, expr) == ("require", "any(p in tableau: p.empty)") else {True, False})

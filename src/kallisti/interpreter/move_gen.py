@@ -473,6 +473,9 @@ class MoveGeneration:
             return False
         if g.dealing.always:
             return True
+        gates = self.deal_gates[s]
+        if gates is not None:  # it asks only whether some groups' piles are empty: read off the index's `empties`
+            return all(verdicts[len(self.empties[gi])] for gi, verdicts in gates)
         ctx = self.ctx
         ctx.pile = s
         return self._allows(g.dealing, ctx)

@@ -6,8 +6,8 @@ from itertools import accumulate, compress, takewhile
 
 from kallisti.interpreter.group_watch import watch_rules, watched_piles
 from kallisti.interpreter.move_patterns import pattern_masks
-from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, judges_cards_alone, reads_only,
-                                            reads_only_its_pile, window_sums)
+from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, emptiness_gates, judges_cards_alone,
+                                            reads_only, reads_only_its_pile, window_sums)
 
 NOT_INDEXED = -2  # index key of a pile whose top is face down: it accepts no card
 
@@ -30,7 +30,7 @@ class MoveIndex:
                      "space_targets", "space_only_targets", "run_memo", "space_takers", "refuses_single",
                      "space_gates", "build_watched", "empty_watched", "watched_checked", "gated_counts",
                      "space_refused", "build_checked_of", "space_checked_of", "unwatched_judges", "step_auto",
-                     "windows_only")
+                     "windows_only", "deal_gates")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -138,6 +138,8 @@ class MoveIndex:
                 target, count = rules.groups[turn["to"]], turn.get("count", 1)
                 self.deal_to[s] = tuple(p for p in target.piles for _ in range(count)) if turn.get("each") \
                     else (target.piles[0],) * count
+        # Per pile, its dealing rule as look-ups of how many piles of some groups are empty (`emptiness_gates`), or None.
+        self.deal_gates = [emptiness_gates(rules, groups[gi].dealing) for gi in self.gindex]
         self.diverts = [groups[gi].divert is not None for gi in self.gindex]  # piles whose group may divert a dealt card
         self.top_up_of = [groups[gi].top_face_up for gi in self.gindex]
         self.any_hand = any(self.top_up_of)

@@ -20,7 +20,8 @@ class Playout:
         has_auto = any(p.trigger == "each-move" for p in rules.auto)
         if self.plain_moves and not has_auto:
             return self._plain_playout(choose, cap, blocked)
-        all_moves, compulsory, masks, matching = self._all_moves, rules.compulsory, self.compulsory_masks, self._matching
+        all_moves = self._window_moves if self.windows_only else self._all_moves  # as `_all_moves` chooses
+        compulsory, masks, matching = rules.compulsory, self.compulsory_masks, self._matching
         win, ctx = rules.win, self.ctx
         passes = self.redeal_positions if blocked else ()  # the positions before each redeal (see `status`)
         listed = None  # the legal moves where a step's automatic moves stopped: the position has not changed since

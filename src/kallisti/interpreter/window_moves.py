@@ -109,15 +109,15 @@ class WindowMoves:
     def _discard_moves(self, out: list[int]) -> None:
         """Every window of adjacent face-up cards some pile's discard rule lets go (lengths 1 up to the pile)."""
         piles, down, ctx = self.state.piles, self.state.down, self.ctx
-        base, span = self.discard_base, self.window_span
-        for i, ((p, rule, _), memo, gate) in enumerate(zip(self.discard_sources, self.window_memos, self.window_gates)):
-            pile = piles[p]
+        base, span, window_sums = self.discard_base, self.window_span, self.window_sums
+        for i, (p, rule, _) in enumerate(self.discard_sources):
             ctx.pile = p
-            sums = self.window_sums[i]
-            if sums is not None:
+            sums = window_sums[i]
+            if sums is not None:  # first, as most discard rules are read this way (a sum of values)
                 if sums.counts is None or not self._matched_windows(out, i, p, rule, sums):
-                    self._summed_windows(out, i, p, rule, gate)
+                    self._summed_windows(out, i, p, rule, self.window_gates[i])
                 continue
+            pile, memo, gate = piles[p], self.window_memos[i], self.window_gates[i]
             if memo is not None:  # the verdict on each window's cards is known, or worked out once
                 row = self.cards_key(pile)
                 for start in range(down[p], len(pile)):

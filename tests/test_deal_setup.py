@@ -5,6 +5,7 @@ left to the cycle collector."""
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import random
 import weakref
@@ -112,3 +113,16 @@ def test_a_dropped_game_is_freed_at_once(name):
         assert kept() is None
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("name", ["lucas", "rouge-et-noir"])
+def test_a_prefill_that_reads_only_the_card_is_looked_up(name):
+    """Lucas prefills each foundation with an ace (`card.rank == first`): the first such card left is found by its
+    table, as judging the condition card by card finds it."""
+    rules, twin = load_ruleset(name), load_ruleset(name)
+    assert any(g.prefill_table is not None for g in rules.groups.values())
+    for group in twin.groups.values():
+        twin.groups[group.name] = dataclasses.replace(group, prefill_table=None)
+    for seed in (1, 2, 3):
+        order = shuffled_order(rules.deck.size, seed)
+        assert position(_dealt(rules, order)) == position(_dealt(twin, order)), (name, seed)

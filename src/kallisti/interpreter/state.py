@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from itertools import compress, count
 
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.compiler import Ctx
@@ -148,7 +149,13 @@ def _dealt(rules, order: list[int]) -> State:
     for g in rules.groups.values():
         if g.prefill is None:
             continue
+        table = g.prefill_table
         for p in g.piles:
+            if table is not None:  # it reads only the card: the first card it takes found by look-ups, at C speed
+                i = next(compress(count(), map(table.__getitem__, remaining)), None)
+                if i is not None:
+                    st.piles[p].append(remaining.pop(i))
+                continue
             for i, c in enumerate(remaining):
                 ctx.card = c
                 if g.prefill(ctx):

@@ -90,11 +90,14 @@ def test_filing_every_pile_at_once_is_filing_them_one_by_one(name):
 
 @pytest.mark.parametrize("name", ["forty-thieves", "la-nivernaise", "house-on-the-hill"])
 def test_kinds_never_filed_share_one_list_that_stays_empty(name):
-    """Forty Thieves files nothing in `checked` (one list for every kind), La Nivernaise nothing in `dests`."""
+    """Forty Thieves files nothing in `checked` (one list for every kind), La Nivernaise nothing in `dests`; where
+    every kind is filed, each has a list of its own (slots None)."""
     game = Game(load_ruleset(name), seed=1)
-    unused = [[lst for k, lst in enumerate(lists) if slot[k] == 0]
-              for lists, slot in zip((game.dests, game.checked), game.list_slots)]
+    unused = [[lst for k, lst in enumerate(lists) if slots is not None and slots[k] == 0]
+              for lists, slots in zip((game.dests, game.checked), game.list_slots)]
     assert {"forty-thieves": (0, 52), "la-nivernaise": (52, 0)}.get(name, (0, 44)) == tuple(map(len, unused))
+    for lists, slots in zip((game.dests, game.checked), game.list_slots):
+        assert len({id(lst) for lst in lists}) == (len(lists) if slots is None else len(set(slots)))
     game.playout(random.Random(1).randrange, 300)
     assert all(lst == [] for lists in unused for lst in lists)
     assert len({id(lst) for lists in unused for lst in lists}) <= 2

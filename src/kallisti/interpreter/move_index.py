@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from itertools import accumulate, compress, takewhile
+from itertools import compress, takewhile
 
 from kallisti.interpreter.group_watch import watch_rules, watched_piles
+from kallisti.interpreter.kind_lists import kind_lists, list_slots
 from kallisti.interpreter.move_patterns import pattern_masks
 from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, emptiness_gates, judges_cards_alone,
                                             reads_only, reads_only_its_pile, window_sums)
@@ -42,11 +43,9 @@ class MoveIndex:
         # dests[kind]: the piles that would take a card of that kind right now, kept up to date as tops change;
         # checked[kind]: the piles whose tables let it through but whose remaining clauses must still agree.
         # Kinds of one class (`kind_class`) share one list object in each: the same piles are filed under them; and
-        # kinds no pile is ever filed under share one that stays empty (`_list_slots`).
-        dests = [[] for _ in range(self.list_counts[0])]
-        checked = [[] for _ in range(self.list_counts[1])]
-        self.dests: list[list[int]] = list(map(dests.__getitem__, self.list_slots[0]))
-        self.checked: list[list[int]] = list(map(checked.__getitem__, self.list_slots[1]))
+        # kinds no pile is ever filed under share one that stays empty (`kind_lists.list_slots`).
+        self.dests: list[list[int]] = kind_lists(self.list_slots[0], self.list_counts[0])
+        self.checked: list[list[int]] = kind_lists(self.list_slots[1], self.list_counts[1])
         self.empties: list[list[int]] = [[] for _ in self.group_list]
         self._index_piles()
         # Per group, what judges its build and empty rules' clauses beyond their tables in `_checked_targets`: the rule,
@@ -154,7 +153,9 @@ class MoveIndex:
         self.accepts_by_kind = [tuple(accepts.get(k, ()) for k in range(kinds)) for accepts in self.accepts_on_top]
         self.space_kinds_of = [() if self.open_group[gi] else self.space_kinds[gi] for gi in self.gindex]
         self._class_kinds(kinds)
-        self._list_slots()
+        self.list_slots, self.list_counts = list_slots(
+            self.P, self.kind_class, self.class_count, (self.filed_under, self.space_filed_under),
+            (self.build_checked_of, self.space_checked_of), self.SHARE_KIND_LISTS)
         self.open_of = [self.open_group[gi] for gi in self.gindex]
         # Window discards: (pile, its group's discard rule, the pile the cards go to), and their move numbers,
         # which start above every card move: discard_base + (pile * span + start) * span + length.
@@ -313,24 +314,6 @@ class MoveIndex:
                     for gi, p in first_pile.items()}
         self.filed_under = [by_group[gi][0] for gi in self.gindex]
         self.space_filed_under = [by_group[gi][1] for gi in self.gindex]
-
-    def _list_slots(self) -> None:
-        """Per kind, which of a game's fresh `dests` lists it reads, and which of its `checked` lists (`list_slots`, of
-        `list_counts` lists each): one list per class of kinds (`kind_class`) some pile may be filed under there,
-        numbered from 1, and list 0, never filed in, for every other kind, so that a game makes no list that would stay
-        empty for good (Forty Thieves files nothing in `checked`). Without SHARE_KIND_LISTS, a list per class."""
-        filed = [[not self.SHARE_KIND_LISTS] * self.class_count for _ in range(2)]  # [dests, checked], by class
-        for p in range(self.P):
-            into = filed[self.build_checked_of[p]]
-            for taken in self.filed_under[p]:
-                for k in taken:
-                    into[self.kind_class[k]] = True
-            into = filed[self.space_checked_of[p]]
-            for k in self.space_filed_under[p]:
-                into[self.kind_class[k]] = True
-        numbers = [list(accumulate(flags, initial=0)) for flags in filed]  # per class, the filed classes before it
-        self.list_slots = [[numbers[i][c] + 1 if filed[i][c] else 0 for c in self.kind_class] for i in range(2)]
-        self.list_counts = [numbers[0][-1] + 1, numbers[1][-1] + 1]
 
     # Whether `_untabled_spaces` may file spaces as `checked` piles (off: every such space is judged the general way,
     # which a test compares with).

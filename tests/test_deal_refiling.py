@@ -10,7 +10,7 @@ import random
 import pytest
 
 from kallisti.interpreter.game import Game
-from kallisti.interpreter.move_index import dealt_runs
+from kallisti.interpreter.playout import dealt_runs
 from kallisti.model.ruleset import load_ruleset
 
 

@@ -14,8 +14,11 @@ filed there refuses (`refuses_single`), verdicts kept by card while the piles of
 (`build_judges`, `empty_judges`, `watched_checked`: House on the Hill's one foundation a suit), the verdicts of an
 empty rule's clauses past its space gates kept by source and count (`gated_counts`), runs that every general
 target refuses for good asked about once (`space_refused`), runs tried only up to the counts a take rule's
-leading count clauses let through (`TAKE_LIMITS`: La Nivernaise's foundations give their top card alone), and the
-runs of a source that gives its top card alone read off by the kind of its top (`single_runs`).
+leading count clauses let through (`TAKE_LIMITS`: La Nivernaise's foundations give their top card alone), the
+runs of a source that gives its top card alone read off by the kind of its top (`single_runs`), the moves of a
+ruleset whose piles give no top cards listed as the stock's and the windows' alone (`windows_only`: Decade), and
+dealing rules that ask only whether a group's piles are empty read off the index (`deal_gates`: Blockade, Spider,
+Intelligence).
 
 A game with every shortcut and a twin with none are stepped through the same random moves, with steps taken back
 (the order of the legal moves follows the history of the move indexes); each position must list the same moves in
@@ -60,6 +63,8 @@ def general_twin(name: str, seed: int) -> Game:
     twin.gated_counts = [None] * len(twin.gated_counts)  # every empty rule past its space gates judged in full
     twin.space_refused = KeepsNothing()  # no run's refusal by every general target kept
     twin.single_runs = [None] * twin.P  # a top card's runs worked out as any run source's
+    twin.windows_only = False  # every listing through `_all_moves`' loops, over no source where no pile gives cards
+    twin.deal_gates = [None] * twin.P  # every dealing rule judged by its clauses
     return twin
 
 
@@ -203,3 +208,25 @@ def test_the_runs_kept_are_the_runs_of_the_pile_as_it_is(name):
             if not game.playout(rnd.randrange, 1):  # one move at a time
                 break
         assert sum(game.state.redeals.values()) or name != "harp"
+
+
+def test_a_ruleset_whose_piles_give_no_top_cards_lists_the_stock_and_the_windows_alone():
+    """Decade's line only discards windows of its cards: its moves are listed as the stock's and the discards'
+    (`windows_only`), as the general listing finds them, in positions reached by play and taken back."""
+    decade = Game(load_ruleset("decade"), seed=3)
+    assert decade.windows_only
+    assert not any(Game(load_ruleset(name), seed=1).windows_only for name in ("forty-thieves", "harp", "tournament"))
+    rnd = random.Random(3)
+    for _ in range(200):
+        moves = decade._all_moves()
+        decade.windows_only = False
+        assert decade._all_moves() == moves
+        decade.windows_only = True
+        assert decade._all_moves() == moves  # listed again in the same position: the windows kept
+        moves = decade.legal_moves()
+        if not moves:
+            break
+        if decade.history and rnd.random() < 0.2:
+            decade.take_back_step()
+        else:
+            decade._step(moves[rnd.randrange(len(moves))])

@@ -384,3 +384,31 @@ def test_automatic_deals_are_matched_among_the_stock_moves_alone():
     assert judged and all(m < game.P for m in judged)
     moving = load_ruleset("forty-thieves").auto  # aces to the foundations: card moves
     assert moving and stock_bound(game.P, moving) is None and stock_bound(2, rules.auto) is None
+
+
+@pytest.mark.parametrize("verb", ["require", "forbid"])
+@pytest.mark.parametrize("expr", ["any(p in foundation: not p.empty)", "all(p in foundation: p.empty)",
+                                  "any(p in tableau: p.empty)"])
+def test_a_dealing_rule_of_empty_piles_is_read_off_the_index(verb, expr):
+    """Blockade deals only when every space of its tableau has a card; with a clause more of the same kind (a
+    quantifier over a group's piles that asks only whether each is empty), the dealing rule is still judged by how
+    many of those groups' piles are empty (`deal_gates`), as its clauses judge it."""
+    rules = load_ruleset("blockade", f'extends: blockade\ngame: "Blockade ({verb} {expr})"\nchanges:\n'
+                                     f'  - {{{verb}: piles.stock.dealing, id: extra, expr: "{expr}"}}\n')
+    stock = rules.groups["stock"].piles[0]
+    seen = set()
+    for seed in (1, 2):
+        game, rnd = Game(rules, seed=seed), random.Random(seed)
+        assert len(game.deal_gates[stock]) == 2
+        for _ in range(300):
+            gated = game._may_deal(stock)
+            gates, game.deal_gates = game.deal_gates, [None] * game.P
+            assert game._may_deal(stock) == gated
+            game.deal_gates = gates
+            seen.add(gated)
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game._step(moves[rnd.randrange(len(moves))])
+    # Both verdicts met, but where the clause added contradicts Blockade's own (a space and none at once).
+    assert seen == ({False} if (verb, expr) == ("require", "any(p in tableau: p.empty)") else {True, False})

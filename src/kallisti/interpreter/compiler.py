@@ -426,7 +426,7 @@ class Compiler(Vocabulary, CostModel):
             raise self._error(node.body, "expr-type", f"the body of {node.func}() must be {with_article(want)}")
         empty = emptiness_read(node) if named is not None and func in ("all", "any") else None
         if empty is not None:  # `all(p in tableau: not p.empty)`: each pile's emptiness read off directly
-            return pile_quantifier(func, self.groups[named], empty), BOOL
+            return pile_quantifier(func, self.groups[named], empty, named), BOOL
         return quantifier(func, node.var, it_fn, body_fn), (BOOL if func in ("all", "any") else INT)
 
     def _check_variable(self, node: Quant, scope) -> None:

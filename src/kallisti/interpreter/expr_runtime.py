@@ -78,10 +78,12 @@ def quantifier(func: str, var: str, it_fn, body_fn):
     return total
 
 
-def pile_quantifier(func: str, piles, empty: bool):
+def pile_quantifier(func: str, piles, empty: bool, group: str):
     """The closure of `all` or `any` over the piles of a named group whose body asks only whether its pile is empty
     (`empty`) or not (`emptiness_read`): what `quantifier` makes of it, each pile's emptiness read off the state
-    rather than through the body's closures, the same piles gone through and counted on the meter."""
+    rather than through the body's closures, the same piles gone through and counted on the meter. It is marked
+    with what it asks (`emptiness`: the group, the quantifier, `empty`), which the engine may read off its index
+    instead (`rule_reads.emptiness_gates`)."""
     found = func == "any"  # what the quantifier says at the pile that settles it
     settles_with_cards = found != empty  # whether that is the first pile with cards, else the first empty one
     scan, count = (any if settles_with_cards else all), len(piles)  # whether one settles it, asked at C speed
@@ -102,6 +104,7 @@ def pile_quantifier(func: str, piles, empty: bool):
                 return found
         c.steps += n
         return not found
+    judge.emptiness = (group, func, empty)
     return judge
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from weakref import proxy
 
 from kallisti.errors import Pos, error
 from kallisti.interpreter.expr_types import Ctx
@@ -64,8 +66,9 @@ class Game(MoveIndex, MoveGeneration, KeptVerdicts, WindowMoves, MoveApplication
         self.deal_number = deal_number
         self.state = initial_state(rules, self.order)
         self.ctx = Ctx(self.state)
-        self.ctx.game = self
-        self.dealer = Dealer(rules, self.state)
+        # Weakly: a context naming its game would make a cycle, and a game dropped (a playout's) would then wait for
+        # the cycle collector, with all it holds, rather than be freed at once.
+        self.ctx.game = proxy(self)
         self.redeal_positions: list[tuple] = []  # the position before each redeal, to see a stalled game
         self.P = rules.pile_count
         self.history: list[list] = []  # one entry per player step: the undo records of its moves
@@ -90,6 +93,12 @@ class Game(MoveIndex, MoveGeneration, KeptVerdicts, WindowMoves, MoveApplication
         self.trail: Trail | None = None
         if rules.reads_history:
             self._keep_trail(True)
+
+    @cached_property
+    def dealer(self) -> Dealer:
+        """What deals a redeal's rows and places a card a group may divert (`moves_apply`): made when first asked for,
+        as most games never do."""
+        return Dealer(self.rules, self.state)
 
     def arrange(self, layout: dict[str, str], down: dict[str, int] | None = None) -> "Game":
         """Set up a position by hand (for scenarios and tests): `{"t1": "9S 8S", "f1": "AS"}`, cards bottom first.

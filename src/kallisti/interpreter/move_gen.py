@@ -17,7 +17,7 @@ class MoveGeneration:
         """Every legal move in this position (only the compulsory ones, when any exists)."""
         moves = self._all_moves()
         if self.rules.compulsory and moves:
-            forced = self._matching(self.rules.compulsory, moves, self.compulsory_masks)
+            forced = list(matches(self, self.rules.compulsory, moves, self.compulsory_masks))  # `_matching`
             if forced:
                 return forced
         return moves
@@ -43,6 +43,8 @@ class MoveGeneration:
 
     def _all_moves(self) -> list[int]:
         self.gates_now = None  # the space gates that hold here are judged afresh in every listing (`_gated_verdict`)
+        if self.windows_only:
+            return self._window_moves()
         out = self._stock_moves()
         append = out.append
         dests = self.dests
@@ -476,6 +478,9 @@ class MoveGeneration:
             return False
         if g.dealing.always:
             return True
+        gates = self.deal_gates[s]
+        if gates is not None:  # it asks only whether some groups' piles are empty: read off the index's `empties`
+            return all(verdicts[len(self.empties[gi])] for gi, verdicts in gates)
         ctx = self.ctx
         ctx.pile = s
         return self._allows(g.dealing, ctx)

@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-from itertools import takewhile
+from itertools import compress, takewhile
 
 from kallisti.interpreter.group_watch import watch_rules, watched_piles
+from kallisti.interpreter.kind_lists import kind_lists, list_slots
 from kallisti.interpreter.move_patterns import pattern_masks, stock_bound
-from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, judges_cards_alone, reads_only,
-                                            reads_only_its_pile, take_limit, window_sums)
+from kallisti.interpreter.rule_reads import (blind_to_destination, count_gate, emptiness_gates, judges_cards_alone,
+                                            reads_only, reads_only_its_pile, take_limit, window_sums)
 
 NOT_INDEXED = -2  # index key of a pile whose top is face down: it accepts no card
-
-
-def dealt_runs(s: int, to: tuple) -> tuple:
-    """The piles a deal from stock pile s puts its cards on, one card to each of `to` in turn, as (pile, how many
-    cards it gets in a row): four cards together on each packet are one entry a packet. The stock itself, were it
-    dealt onto, gets its cards one entry each (a card taken off and put back)."""
-    runs: list = []
-    for d in to:
-        if runs and runs[-1][0] == d != s:
-            runs[-1][1] += 1
-        else:
-            runs.append([d, 1])
-    return tuple(map(tuple, runs))
 
 
 class MoveIndex:
@@ -35,14 +23,16 @@ class MoveIndex:
                      "flip", "simple_sources", "run_sources", "kind", "gname", "stock_piles", "top_up_of", "any_hand",
                      "refill_of", "accepts_on_top", "space_kinds_of", "open_of", "discard_sources", "discard_dest", "discard_base", "window_span",
                      "stock_info", "plain_moves", "deal_to", "diverts", "source_slot", "accepts_by_kind",
-                     "kind_class", "class_count", "filed_under", "space_filed_under",
+                     "kind_class", "class_count", "list_slots", "list_counts", "filed_under", "space_filed_under",
                      "win_sees", "plain_deals", "steady_stock", "pile_roles", "empty_memos", "window_memos", "cards_key", "empty_gates",
                      "window_gates", "run_plan", "general_by_count", "build_counts", "space_counts", "take_cards", "blind_build", "blind_empty", "window_sums", "sum_verdicts",
                      "reach_sources", "reach_base", "move_bound", "checked_space_groups", "take_shapes",
                      "kept_checked", "build_memo_of", "space_memo_of", "compulsory_masks", "step_auto_masks",
                      "space_targets", "space_only_targets", "run_memo", "space_takers", "refuses_single",
                      "space_gates", "build_watched", "empty_watched", "watched_checked", "gated_counts",
-                     "space_refused", "single_runs", "divert_tables", "plain_refills", "step_auto_bound")
+                     "space_refused", "single_runs", "divert_tables", "plain_refills", "step_auto_bound",
+                     "build_checked_of", "space_checked_of", "unwatched_judges", "step_auto", "windows_only",
+                     "deal_gates")
 
     def _build_indexes(self) -> None:
         shared = self.rules.engine_tables
@@ -53,18 +43,16 @@ class MoveIndex:
             self.__dict__.update(shared)
         # dests[kind]: the piles that would take a card of that kind right now, kept up to date as tops change;
         # checked[kind]: the piles whose tables let it through but whose remaining clauses must still agree.
-        self.step_auto = any(p.trigger == "each-move" for p in self.rules.auto)  # a step may set off automatic moves
-        # Kinds of one class (`kind_class`) share one list object in each: the same piles are filed under them.
-        dests = [[] for _ in range(self.class_count)]
-        checked = [[] for _ in range(self.class_count)]
-        self.dests: list[list[int]] = [dests[c] for c in self.kind_class]
-        self.checked: list[list[int]] = [checked[c] for c in self.kind_class]
+        # Kinds of one class (`kind_class`) share one list object in each: the same piles are filed under them; and
+        # kinds no pile is ever filed under share one that stays empty (`kind_lists.list_slots`).
+        self.dests: list[list[int]] = kind_lists(self.list_slots[0], self.list_counts[0])
+        self.checked: list[list[int]] = kind_lists(self.list_slots[1], self.list_counts[1])
         self.empties: list[list[int]] = [[] for _ in self.group_list]
         self._index_piles()
         # Per group, what judges its build and empty rules' clauses beyond their tables in `_checked_targets`: the rule,
         # or this game's watch of it (`group_watch.watch_rules`); per pile, their verdicts (`_all_moves` reads them).
-        (self.build_judges, self.empty_judges, self.watches, self.build_verdicts_of,
-         self.space_verdicts_of) = watch_rules(self.group_list, self.gindex, self.build_watched, self.empty_watched)
+        judges = self.unwatched_judges or watch_rules(self.group_list, self.gindex, self.build_watched, self.empty_watched)
+        self.build_judges, self.empty_judges, self.watches, self.build_verdicts_of, self.space_verdicts_of = judges
 
     def _build_shared_tables(self) -> None:
         rules = self.rules
@@ -106,6 +94,8 @@ class MoveIndex:
         # the remaining clauses run only for the cards the table lets through.
         self.build_residual = [bool(g.build.residual) for g in groups]
         self.space_residual = [bool(g.empty.residual) for g in groups]
+        self.build_checked_of = [int(self.build_residual[gi]) for gi in self.gindex]  # per pile: 1 filed in `checked`
+        self.space_checked_of = [int(self.space_residual[gi]) for gi in self.gindex]
         self.has_checked = any(self.build_residual[tg] and self.onto[tg] or self.space_residual[tg] and self.empty_ok[tg]
                                for tg in targets)
         # Spaces that take any card are kept in one list of their own rather than filed under every kind.
@@ -118,6 +108,7 @@ class MoveIndex:
         self.space_only_targets = None if any(builds for _, builds, _ in self.general_targets) else \
             tuple(tg for tg, _, takes in self.general_targets if takes)
         self.flip = [groups[self.gindex[p]].flip for p in range(self.P)]
+        self.step_auto = any(p.trigger == "each-move" for p in rules.auto)  # a step may set off automatic moves
         simple = self._simple_sources()
         # (pile, move number less the destination, place in the list: see `source_dests`)
         self.simple_sources = [(info[0], (self.P + info[0]) * self.P, i) for i, info in enumerate(simple)]
@@ -150,6 +141,8 @@ class MoveIndex:
                 target, count = rules.groups[turn["to"]], turn.get("count", 1)
                 self.deal_to[s] = tuple(p for p in target.piles for _ in range(count)) if turn.get("each") \
                     else (target.piles[0],) * count
+        # Per pile, its dealing rule as look-ups of how many piles of some groups are empty (`emptiness_gates`), or None.
+        self.deal_gates = [emptiness_gates(rules, groups[gi].dealing) for gi in self.gindex]
         self.diverts = [groups[gi].divert is not None for gi in self.gindex]  # piles whose group may divert a dealt card
         # Per such pile, which cards its group diverts, when that is known by the card alone (else None: judged)
         self.divert_tables = [groups[gi].divert.table if groups[gi].divert is not None else None for gi in self.gindex]
@@ -166,6 +159,9 @@ class MoveIndex:
         self.accepts_by_kind = [tuple(accepts.get(k, ()) for k in range(kinds)) for accepts in self.accepts_on_top]
         self.space_kinds_of = [() if self.open_group[gi] else self.space_kinds[gi] for gi in self.gindex]
         self._class_kinds(kinds)
+        self.list_slots, self.list_counts = list_slots(
+            self.P, self.kind_class, self.class_count, (self.filed_under, self.space_filed_under),
+            (self.build_checked_of, self.space_checked_of), self.SHARE_KIND_LISTS)
         self.open_of = [self.open_group[gi] for gi in self.gindex]
         # Window discards: (pile, its group's discard rule, the pile the cards go to), and their move numbers,
         # which start above every card move: discard_base + (pile * span + start) * span + length.
@@ -193,6 +189,7 @@ class MoveIndex:
         self.run_plan = [(p, limit, seq, counts, (seq is None or seq.pair_table is not None or reads_only_its_pile(rules, seq))
                           and (counts is not False or reads_only_its_pile(rules, groups[self.gindex[p]].take)))
                          for p, limit, seq, counts in self.run_sources]
+        self.windows_only = not (self.simple_sources or self.run_plan)  # no top cards to move: `_window_moves` lists
         # Those runs kept from one position to the next, and by every game of the ruleset, by the pile, its cards and
         # its face-down cards (`_kept_runs`): a pile's cards come back again and again (a card moved off and back).
         self.run_memo = {}
@@ -206,6 +203,9 @@ class MoveIndex:
         # read of the position, when they read only the card of a move (`watched_piles`); else None.
         self.build_watched = [watched_piles(rules, g.build) for g in groups]
         self.empty_watched = [watched_piles(rules, g.empty) for g in groups]
+        # Where no rule is watched, the judges are the rules themselves, the same for every game of the ruleset.
+        self.unwatched_judges = None if any(self.build_watched + self.empty_watched) else \
+            watch_rules(groups, self.gindex, self.build_watched, self.empty_watched)
         # Per discard source, its rule as running sums over a window (`window_sums`), or None; and the verdicts of
         # such a rule by (count, sums), which are all it reads.
         self.window_sums = [window_sums(rules, rule) for _, rule, _ in self.discard_sources]
@@ -394,32 +394,6 @@ class MoveIndex:
             self.space_targets = [tg for tg, _, takes in self.general_targets if takes]
         return simple
 
-    def _build_playout_tables(self) -> None:
-        """What `_plain_playout` needs to know of the ruleset to skip work that cannot change anything."""
-        rules = self.rules
-        # Per pile: whether the win may read its group's size. After a move between piles of which it reads
-        # neither, the win is as it was (it reads nothing else, when rules.win_sizes is not None).
-        watched = rules.win_sizes
-        self.win_sees = [watched is None or g in watched for g in self.gname]
-        # Deals made inline (those where no card can be diverted), by stock pile: where the cards go (`dealt_runs`),
-        # whether the win may change, and whether a card may land on a stock pile.
-        self.plain_deals = {
-            s: (dealt_runs(s, to), self.win_sees[s] or any(self.win_sees[d] for d in to),
-                any(d in self.stock_piles for d in to))
-            for s, to in enumerate(self.deal_to) if to is not None and not any(self.diverts[d] for d in to)}
-        # Per pile, how a playout refills it once it is played out: (the stock, its cards as `plain_deals` has a
-        # deal's for `_deal_inline`, or None where the pile's group may divert a card, and where `_deal_from` deals
-        # them then); None for a pile never refilled.
-        self.plain_refills = [None if refill is None else
-                              (refill[0], None if self.diverts[p] else ((p, refill[1]),), (p,) * refill[1])
-                              for p, refill in enumerate(self.refill_of)]
-        # When every stock pile deals without a condition, never redeals, and no card moves onto or off it, the
-        # stock's moves change only with a deal or a move made through `apply`: they are worked out only then.
-        self.steady_stock = all(
-            (always or not deals) and redeals is None and self.source_slot[s] == len(self.simple_sources)
-            and not any(self.accepts_by_kind[s]) and not self.space_kinds_of[s] and not self.open_of[s]
-            for s, deals, always, redeals in self.stock_info)
-
     def _reindex(self) -> None:
         """File every pile afresh (after a redeal or a position set by hand).
 
@@ -433,10 +407,13 @@ class MoveIndex:
     def _index_piles(self) -> None:
         """This game's index lists per pile, then every pile filed in the destination index."""
         self.piles, self.down = self.state.piles, self.state.down
-        self.build_lists = [self.checked if self.build_residual[gi] else self.dests for gi in self.gindex]
-        self.space_lists = [self.checked if self.space_residual[gi] else self.dests for gi in self.gindex]
+        # Per pile, the lists it is filed in with cards, and as a space: `checked` when its group's rule has clauses
+        # beyond its table (`build_residual`, `space_residual`), else `dests`.
+        lists = (self.dests, self.checked)
+        self.build_lists = list(map(lists.__getitem__, self.build_checked_of))
+        self.space_lists = list(map(lists.__getitem__, self.space_checked_of))
         self.open_spaces: list[int] = []
-        self.empties_of = [self.empties[gi] for gi in self.gindex]
+        self.empties_of = list(map(self.empties.__getitem__, self.gindex))
         self.top_key = [None] * self.P
         # Per simple source: the destination list of its top card's kind (the empty tuple when it has no face-up
         # card), kept up to date by `_refresh`, so move generation can pass over the sources with nowhere to go
@@ -450,11 +427,37 @@ class MoveIndex:
         self._file_all()
 
     def _file_all(self) -> None:
-        """File every pile in the (empty) index, as `_refresh` re-files one."""
-        top_key = self.top_key
-        for p in range(self.P):
-            top_key[p] = None
-            self._refresh(p)
+        """File every pile in the (empty) index, in order, as `_refresh` re-files each in turn when none is filed (no
+        top to take it out from first): in one pass, with the tables read once."""
+        piles, down, kind, top_key, P = self.piles, self.down, self.kind, self.top_key, self.P
+        self.dirty.update(range(P))
+        self.runs[:] = [None] * P
+        if self.any_hand:
+            for p in compress(range(P), self.top_up_of):
+                down[p] = len(piles[p]) - 1 if piles[p] else 0  # a hand: only its top card lies face up
+        dests, source_dests, slot = self.dests, self.source_dests, self.source_slot
+        build_lists, filed_under = self.build_lists, self.filed_under
+        space_lists, space_filed_under = self.space_lists, self.space_filed_under
+        empties_of, open_of, open_spaces = self.empties_of, self.open_of, self.open_spaces
+        for p, pile in enumerate(piles):
+            if not pile:
+                top_key[p] = -1
+                source_dests[slot[p]] = ()
+                empties_of[p].append(p)
+                if open_of[p]:
+                    open_spaces.append(p)
+                lists = space_lists[p]
+                for k in space_filed_under[p]:
+                    lists[k].append(p)
+            elif len(pile) > down[p]:
+                top_key[p] = key = kind[pile[-1]]
+                source_dests[slot[p]] = dests[key]
+                lists = build_lists[p]
+                for k in filed_under[p][key]:
+                    lists[k].append(p)
+            else:
+                top_key[p] = NOT_INDEXED
+                source_dests[slot[p]] = ()
 
     def _count_table(self, gi: int):
         """The take rule's count table, or None when every count up to the maximum is allowed."""

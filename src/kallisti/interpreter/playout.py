@@ -9,8 +9,47 @@ from kallisti.interpreter.move_index import NOT_INDEXED
 EACH_MOVE = ("each-move",)  # the triggers of the automatic moves a step sets off (`Game._step`)
 
 
+def dealt_runs(s: int, to: tuple) -> tuple:
+    """The piles a deal from stock pile s puts its cards on, one card to each of `to` in turn, as (pile, how many
+    cards it gets in a row): four cards together on each packet are one entry a packet. The stock itself, were it
+    dealt onto, gets its cards one entry each (a card taken off and put back)."""
+    runs: list = []
+    for d in to:
+        if runs and runs[-1][0] == d != s:
+            runs[-1][1] += 1
+        else:
+            runs.append([d, 1])
+    return tuple(map(tuple, runs))
+
+
 class Playout:
     """The part of `Game` that plays a game out (`playout`), inline for rulesets of plain moves (`_plain_playout`)."""
+
+    def _build_playout_tables(self) -> None:
+        """What `_plain_playout` needs to know of the ruleset to skip work that cannot change anything."""
+        rules = self.rules
+        # Per pile: whether the win may read its group's size. After a move between piles of which it reads
+        # neither, the win is as it was (it reads nothing else, when rules.win_sizes is not None).
+        watched = rules.win_sizes
+        self.win_sees = [watched is None or g in watched for g in self.gname]
+        # Deals made inline (those where no card can be diverted), by stock pile: where the cards go (`dealt_runs`),
+        # whether the win may change, and whether a card may land on a stock pile.
+        self.plain_deals = {
+            s: (dealt_runs(s, to), self.win_sees[s] or any(self.win_sees[d] for d in to),
+                any(d in self.stock_piles for d in to))
+            for s, to in enumerate(self.deal_to) if to is not None and not any(self.diverts[d] for d in to)}
+        # Per pile, how a playout refills it once it is played out: (the stock, its cards as `plain_deals` has a
+        # deal's for `_deal_inline`, or None where the pile's group may divert a card, and where `_deal_from` deals
+        # them then); None for a pile never refilled.
+        self.plain_refills = [None if refill is None else
+                              (refill[0], None if self.diverts[p] else ((p, refill[1]),), (p,) * refill[1])
+                              for p, refill in enumerate(self.refill_of)]
+        # When every stock pile deals without a condition, never redeals, and no card moves onto or off it, the
+        # stock's moves change only with a deal or a move made through `apply`: they are worked out only then.
+        self.steady_stock = all(
+            (always or not deals) and redeals is None and self.source_slot[s] == len(self.simple_sources)
+            and not any(self.accepts_by_kind[s]) and not self.space_kinds_of[s] and not self.open_of[s]
+            for s, deals, always, redeals in self.stock_info)
 
     def playout(self, choose, cap: int = 1000, blocked: bool = False) -> int:
         """Play moves picked by `choose(n)` (the index of the move among the `legal_moves`) until the game ends or
@@ -24,7 +63,8 @@ class Playout:
         has_auto = any(p.trigger == "each-move" for p in rules.auto)
         if self.plain_moves and not has_auto:
             return self._plain_playout(choose, cap, blocked)
-        next_moves = self._all_moves if not rules.compulsory else self.legal_moves
+        all_moves = self._window_moves if self.windows_only else self._all_moves  # as `_all_moves` chooses
+        compulsory, masks, matching = rules.compulsory, self.compulsory_masks, self._matching
         win, ctx = rules.win, self.ctx
         passes = self.redeal_positions if blocked else ()  # the positions before each redeal (see `status`)
         listed = None  # the legal moves where a step's automatic moves stopped: the position has not changed since
@@ -42,7 +82,12 @@ class Playout:
         while made < cap:
             if check and win(ctx):
                 break
-            moves = listed if listed is not None else next_moves()
+            if listed is not None:
+                moves = listed
+            else:  # `legal_moves`, inline
+                moves = all_moves()
+                if compulsory and moves:
+                    moves = matching(compulsory, moves, masks) or moves
             if not moves:
                 break
             if rules.lose and self._lost(moves) is not None:

@@ -142,6 +142,26 @@ def window_sums(rules, rule) -> WindowSums | None:
     return WindowSums(plain.terms, plain.slots, plain.judges, bytes(counts), tuple(totals))
 
 
+def emptiness_gates(rules, rule) -> tuple | None:
+    """A rule every clause of which asks only whether the piles of a named group are empty (`all(p in tableau: not
+    p.empty)`, `any(p in line: p.empty)`: `expr_runtime.pile_quantifier`), as per clause (the group's index, its verdict
+    by how many of the group's piles are empty): the move index keeps each group's empty piles (`empties`), so the
+    rule's verdict is a look-up a clause. None for any other rule, or one with a table."""
+    if rule.always or rule.never or rule.card_table is not None or rule.pair_table is not None:
+        return None
+    names, gates = list(rules.groups), []
+    for clause in rule.residual:
+        asks = getattr(clause.fn, "emptiness", None)
+        if asks is None:
+            return None
+        name, func, empty = asks
+        count = len(rules.groups[name].piles)
+        holds = [(n == count if empty else n == 0) if func == "all" else (n > 0 if empty else n < count)
+                 for n in range(count + 1)]  # the quantifier's value when n of the group's piles are empty
+        gates.append((names.index(name), bytes(h if clause.kind == "require" else not h for h in holds)))
+    return tuple(gates)
+
+
 def judges_cards_alone(rule) -> bool:
     """Whether a rule's verdict is a function of the cards it judges alone (`card`, `cards`, `count` and the names
     its quantifiers bind): it reads no pile, no top, nothing of the position. Such verdicts may be memoised."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from itertools import compress, count
 
 from kallisti.errors import Finding, KallistiError, Pos
 from kallisti.interpreter.compiler import Ctx
@@ -20,6 +21,14 @@ class State:
         self.sizes: dict[str, int] = {name: 0 for name in groups}
         self.redeals: dict[str, int] = {name: 0 for name in groups}
         self.no_card = no_card
+
+    @classmethod
+    def laid_out(cls, piles: list[list[int]], down: list[int], sizes: dict[str, int], groups, no_card: int) -> "State":
+        """A state of these piles, face-down counts and group sizes, before any redeal."""
+        st = cls.__new__(cls)
+        st.piles, st.down, st.sizes, st.no_card = piles, down, sizes, no_card
+        st.redeals = dict.fromkeys(groups, 0)
+        return st
 
     def key(self) -> tuple:
         """A hashable snapshot of everything that decides the future of the game."""
@@ -123,6 +132,16 @@ class Dealer:
 
 def initial_state(rules, order: list[int]) -> State:
     """Lay out the cards of `order` (first card dealt first) as the ruleset's deal says."""
+    layout = rules.deal_layout
+    if layout is None:
+        layout = rules.deal_layout = deal_layout(rules)
+    if layout and len(order) == rules.deck.size:
+        return layout.deal(rules, order)
+    return _dealt(rules, order)
+
+
+def _dealt(rules, order: list[int]) -> State:
+    """`initial_state`, card by card: prefilled piles, then each group's rows, then the rest."""
     st = State(rules.pile_count, rules.groups, rules.deck.size)
     remaining = list(order)
     dealer = Dealer(rules, st)
@@ -130,7 +149,13 @@ def initial_state(rules, order: list[int]) -> State:
     for g in rules.groups.values():
         if g.prefill is None:
             continue
+        table = g.prefill_table
         for p in g.piles:
+            if table is not None:  # it reads only the card: the first card it takes found by look-ups, at C speed
+                i = next(compress(count(), map(table.__getitem__, remaining)), None)
+                if i is not None:
+                    st.piles[p].append(remaining.pop(i))
+                continue
             for i, c in enumerate(remaining):
                 ctx.card = c
                 if g.prefill(ctx):
@@ -151,6 +176,51 @@ def initial_state(rules, order: list[int]) -> State:
             rest = []
     recount(rules, st)
     return st
+
+
+class DealLayout:
+    """Where the opening deal of a ruleset puts each place of the dealing order, when that does not depend on the
+    cards (no group prefills a pile or diverts a card): per pile, the places it gets, bottom first, as a slice of the
+    order where they are evenly spaced (a row deal, the rest turned over), else their list; how many cards of each
+    pile lie face down; and each group's size. Dealing is then a slice per pile rather than a call per card."""
+
+    __slots__ = ("places", "sliced", "down", "sizes")
+
+    def __init__(self, st: State):
+        positions = list(range(sum(map(len, st.piles))))
+        self.places = [_as_slice(pile, positions) for pile in st.piles]
+        self.sliced = all(isinstance(s, slice) for s in self.places)
+        self.down, self.sizes = st.down, st.sizes
+
+    def deal(self, rules, order: list[int]) -> State:
+        """The opening position of `order`, as `_dealt` lays it out."""
+        if self.sliced:
+            piles = list(map(order.__getitem__, self.places))
+        else:
+            piles = [order[s] if isinstance(s, slice) else [order[i] for i in s] for s in self.places]
+        return State.laid_out(piles, self.down[:], dict(self.sizes), rules.groups, rules.deck.size)
+
+
+def _as_slice(places: list[int], positions: list[int]):
+    """The slice of `positions` (0, 1, ...) that is `places`, when they are evenly spaced; else `places`."""
+    if not places:
+        return slice(0, 0)
+    step = places[1] - places[0] if len(places) > 1 else 1
+    stop = places[-1] + step
+    cut = slice(places[0], stop if stop >= 0 else None, step)
+    return cut if positions[cut] == places else places
+
+
+def deal_layout(rules) -> DealLayout | bool:
+    """The ruleset's `DealLayout`, or False when where a card goes may depend on the cards (a pile prefilled, a card
+    diverted) or the opening deal fails (it runs short: the card-by-card deal reports that)."""
+    if any(g.prefill is not None or g.divert is not None for g in rules.groups.values()):
+        return False
+    try:
+        st = _dealt(rules, list(range(rules.deck.size)))  # each card is its place in the dealing order
+    except KallistiError:
+        return False
+    return DealLayout(st)
 
 
 def recount(rules, st: State) -> None:

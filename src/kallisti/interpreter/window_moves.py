@@ -10,6 +10,16 @@ class WindowMoves:
     """The part of `Game` that lists the moves of windows of cards: from below a pile's top (`take_from`, reach moves)
     and the discards of adjacent cards a pile's `discard` rule lets go, and numbers them."""
 
+    def _window_moves(self) -> list[int]:
+        """`_all_moves` where no pile gives up its top cards (no simple source, no run source: Decade's line only
+        discards windows of its cards): the stock's moves, then the windows' (discards, then reach moves)."""
+        out = self._stock_moves()
+        if self.discard_sources:
+            self._discard_moves(out)
+        if self.reach_sources:
+            self._reach_moves(out)
+        return out
+
     def _reach_moves(self, out: list[int]) -> None:
         """The moves of piles whose group gives cards from elsewhere than the top (`take_from`): each window of face-up
         cards its modes name that the take and sequence rules let go, to every pile whose rules take it. A window that
@@ -99,15 +109,15 @@ class WindowMoves:
     def _discard_moves(self, out: list[int]) -> None:
         """Every window of adjacent face-up cards some pile's discard rule lets go (lengths 1 up to the pile)."""
         piles, down, ctx = self.state.piles, self.state.down, self.ctx
-        base, span = self.discard_base, self.window_span
-        for i, ((p, rule, _), memo, gate) in enumerate(zip(self.discard_sources, self.window_memos, self.window_gates)):
-            pile = piles[p]
+        base, span, window_sums = self.discard_base, self.window_span, self.window_sums
+        for i, (p, rule, _) in enumerate(self.discard_sources):
             ctx.pile = p
-            sums = self.window_sums[i]
-            if sums is not None:
+            sums = window_sums[i]
+            if sums is not None:  # first, as most discard rules are read this way (a sum of values)
                 if sums.counts is None or not self._matched_windows(out, i, p, rule, sums):
-                    self._summed_windows(out, i, p, rule, gate)
+                    self._summed_windows(out, i, p, rule, self.window_gates[i])
                 continue
+            pile, memo, gate = piles[p], self.window_memos[i], self.window_gates[i]
             if memo is not None:  # the verdict on each window's cards is known, or worked out once
                 row = self.cards_key(pile)
                 for start in range(down[p], len(pile)):
@@ -135,34 +145,33 @@ class WindowMoves:
         was found is kept (`window_kept`): while the pile only grows (a card drawn onto the line), only the windows
         that end at the new cards are looked for. False, with no move listed, when a clause that reads the count
         fails for some count here (`_summed_windows` then notes it as ever)."""
-        pile, first = self.piles[p], self.down[p]
-        size, counts = len(pile), sums.counts
+        pile = self.piles[p]
+        first, size, counts = self.down[p], len(pile), sums.counts
         if 2 in counts and 2 in counts[1:size - first + 1]:  # most rules fail for no count: no slice asked for
             return False
         kept = self.window_kept[i]  # (the pile's cards then, its first face-up card, prefix sum, starts, moves found)
-        if kept is not None and kept[1] == first and len(kept[0]) <= size and pile[:len(kept[0])] == kept[0]:
+        if kept is not None and kept[1] == first and (done := len(kept[0])) <= size and pile[:done] == kept[0]:
             _, _, total, starts, found = kept
-            done = len(kept[0])
         else:
             total, starts, found, done = 0, {0: [first]}, [], first  # prefix sum -> the places it is reached at
-        term, totals, table = sums.terms[0], sums.totals, rule.card_table
-        span = self.window_span
-        row = self.discard_base + p * span * span
-        grown = False
-        for end in range(done + 1, size + 1):
-            total += term[pile[end - 1]]
-            for wanted in totals:
-                for start in starts.get(total - wanted, ()):
-                    if counts[end - start] and (table is None or table[pile[start]]):
-                        found.append(row + start * span + end - start)
-                        grown = True
-            if total in starts:
-                starts[total].append(end)
-            else:
-                starts[total] = [end]
-        if grown:
-            found.sort()  # by first card, then length, as `_discard_moves` lists them
-        self.window_kept[i] = (pile[:], first, total, starts, found)
+        if done < size:  # else the pile is as it was when its windows were found (or has no face-up card)
+            term, totals, table, span = sums.terms[0], sums.totals, rule.card_table, self.window_span
+            row = self.discard_base + p * span * span
+            grown = False
+            for end in range(done + 1, size + 1):
+                total += term[pile[end - 1]]
+                for wanted in totals:
+                    for start in starts.get(total - wanted, ()):
+                        if counts[end - start] and (table is None or table[pile[start]]):
+                            found.append(row + start * span + end - start)
+                            grown = True
+                if total in starts:
+                    starts[total].append(end)
+                else:
+                    starts[total] = [end]
+            if grown:
+                found.sort()  # by first card, then length, as `_discard_moves` lists them
+            self.window_kept[i] = (pile[:], first, total, starts, found)
         out.extend(found)
         return True
 

@@ -101,6 +101,8 @@ class Group:
     # Which cards of a pile may leave it (`take_from`): `top` (a run ending at the top), `bottom` (the bottom card),
     # `any` (any one face-up card), `runs` (any run of adjacent face-up cards); the cards above close up.
     take_from: tuple = ("top",)
+    # Per card id, whether `prefill` holds, when it reads nothing but the card (`card.rank == first`); else None
+    prefill_table: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -216,12 +218,14 @@ class Ruleset:
                             break
                     findings.append(Finding("rule-error", f"piles.{name}.{key} fails for some cards: {exc}", where))
                     rules[key] = Rule(f"piles.{name}.{key}", name, key, [], frozenset(), self.deck)
-            prefill = None
+            prefill = prefill_table = None
             if "prefill" in g:
                 try:
                     prefill = self.compiler.compile(g["prefill"], at("piles", name, "prefill"), C.CARD_SCOPE).fn
                 except KallistiError as exc:
                     findings.extend(exc.findings)
+                else:
+                    prefill_table = self._card_table(g["prefill"], at("piles", name, "prefill"))
             turn = dict(g["turn"]) if "turn" in g else None
             if turn is not None:
                 self._check_group_name(data, turn["to"], ("piles", name, "turn", "to"), findings, at)
@@ -249,7 +253,7 @@ class Ruleset:
                 name, g["role"], g["tag"], ranges[name], g["deal"], prefill, bool(g["flip"]), rules["build"], rules["empty"],
                 rules["take"], rules["sequence"], turn, -1 if g["redeals"] == "unlimited" else int(g["redeals"]), redeal,
                 rules["dealing"], divert, refill, bool(g["top_face_up"]), reveal, rules["discard"], g.get("discard_to"),
-                tuple(dict.fromkeys(g.get("take_from", ["top"]))))
+                tuple(dict.fromkeys(g.get("take_from", ["top"]))), prefill_table)
             if "discard_to" in g:
                 self._check_group_name(data, g["discard_to"], ("piles", name, "discard_to"), findings, at)
             if ("discard" in g) != ("discard_to" in g):
@@ -309,6 +313,8 @@ class Ruleset:
         self.trial_games: dict[tuple, object] = {}
         self.card_move_cache: dict[int, tuple] = {}  # the engine's decoded card moves, shared by its games
         self.engine_tables: dict | None = None  # the engine's move-generation tables, built by the first game
+        # Where the opening deal puts each card (interpreter/state.py: `deal_layout`), made by the first deal.
+        self.deal_layout: object = None
         # Whether some rule reads the moves made (`moves`, `last_move`, a pile's `played`): its games keep them.
         self.reads_history = self.compiler.history_read
 

@@ -11,8 +11,9 @@ kept by its cards for every later position where it holds them (`run_memo`), kin
 alike sharing their index lists (`SHARE_KIND_LISTS`), and the checked lists of a simple source whose card every rule
 filed there refuses (`refuses_single`), verdicts kept by card while the piles of the groups a rule reads stand
 (`build_judges`, `empty_judges`, `watched_checked`: House on the Hill's one foundation a suit), the verdicts of an
-empty rule's clauses past its space gates kept by source and count (`gated_counts`), and runs that every general
-target refuses for good asked about once (`space_refused`).
+empty rule's clauses past its space gates kept by source and count (`gated_counts`), runs that every general
+target refuses for good asked about once (`space_refused`), and runs listed by a loop that reads only their kinds'
+`dests` and `checked` lists where no space is open and no run has general targets (`READ_OFF_RUNS`).
 
 A game with every shortcut and a twin with none are stepped through the same random moves, with steps taken back
 (the order of the legal moves follows the history of the move indexes); each position must list the same moves in
@@ -43,7 +44,8 @@ def general_twin(name: str, seed: int) -> Game:
     """A game of a freshly loaded ruleset (its own tables) that takes none of the shortcuts."""
     with mock.patch.object(Game, "FILE_UNTABLED_SPACES", False), \
             mock.patch.object(Game, "SIMPLE_BESIDE_SPACE_TARGETS", False), \
-            mock.patch.object(Game, "SHARE_KIND_LISTS", False):
+            mock.patch.object(Game, "SHARE_KIND_LISTS", False), \
+            mock.patch.object(Game, "READ_OFF_RUNS", False):
         twin = Game(load_ruleset(name), seed=seed)
     twin.kept_checked = False
     twin.take_shapes = [None] * len(twin.take_shapes)
@@ -198,3 +200,25 @@ def test_the_runs_kept_are_the_runs_of_the_pile_as_it_is(name):
             if not game.playout(rnd.randrange, 1):  # one move at a time
                 break
         assert sum(game.state.redeals.values()) or name != "harp"
+
+
+@pytest.mark.parametrize("name", ["emperor", "midshipman", "blockade", "harp"])
+def test_runs_read_off_their_kinds_lists_list_what_the_full_loop_lists(name):
+    """Where the piles filed in `checked` are all judged by verdicts kept by source and count and no run has general
+    targets, runs are listed while no space is open by a loop that reads their kinds' `dests` and `checked` lists
+    alone (`READ_OFF_RUNS`): the same moves, in the same order, as the loop that asks about spaces and targets too."""
+    for seed in (1, 2):
+        game, rnd, read = Game(load_ruleset(name), seed=seed), random.Random(seed), 0
+        assert game.has_checked and game.kept_checked and not game.general_targets
+        for _ in range(200):
+            moves = game.legal_moves()
+            read += not game.open_spaces
+            with mock.patch.object(Game, "READ_OFF_RUNS", False):
+                assert game.legal_moves() == moves
+            if not moves or game.rules.win(game.ctx):
+                break
+            if game.history and rnd.random() < 0.2:
+                game.take_back_step()
+                continue
+            game._step(moves[rnd.randrange(len(moves))])
+        assert read > 50

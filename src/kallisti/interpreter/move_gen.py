@@ -125,6 +125,9 @@ class MoveGeneration:
                                 self._into_spaces(out, tg, empties, src, 1, head)
         runs = self.runs
         only_dests = not (spaces or has_checked)  # the common case: each run's kind's `dests` list, nothing else
+        # Or, with no space open, no general target and every checked pile's verdict kept: each run's kind's `dests`
+        # and `checked` lists, the latter read off (the loop below, less the tests that cannot pass)
+        read_runs = has_checked and kept_checked and not spaces and not self.general_targets and self.READ_OFF_RUNS
         idle = None  # whether runs' general targets add nothing here (`_targets_idle`), asked at the first that has some
         memo, down, cards_key, refused = self.run_memo, self.down, self.cards_key, self.space_refused
         for src, limit, seq, counts, kept in self.run_plan:
@@ -150,6 +153,24 @@ class MoveGeneration:
                                 append(head + d)
                 else:
                     continue
+            elif read_runs:
+                for head, k, n, _ in found:
+                    lst = dests[k]
+                    if lst:
+                        for d in lst:
+                            if d != src:
+                                append(head + d)
+                    lst = checked[k]
+                    if lst:
+                        key = src * span + n
+                        for d in lst:
+                            if d != src:
+                                ok = (build_memos[d] if piles[d] else space_memos[d]).get(key)
+                                if ok:
+                                    append(head + d)
+                                elif ok is None:
+                                    self._checked_targets(out, (d,), src, n, head)
+                continue
             for head, k, n, targets in found:
                 lst = dests[k]
                 if lst:

@@ -125,10 +125,11 @@ class MoveGeneration:
                                 self._into_spaces(out, tg, empties, src, 1, head)
         runs = self.runs
         only_dests = not (spaces or has_checked)  # the common case: each run's kind's `dests` list, nothing else
-        # Or, with no space open, no general target and every checked pile's verdict kept: each run's kind's `dests`
-        # and `checked` lists, the latter read off (the loop below, less the tests that cannot pass)
-        read_runs = has_checked and kept_checked and not spaces and not self.general_targets and self.READ_OFF_RUNS
         idle = None  # whether runs' general targets add nothing here (`_targets_idle`), asked at the first that has some
+        # Or, no space open, checked verdicts kept, general targets idle: `dests` and `checked` lists, read off, alone
+        read_runs = has_checked and kept_checked and not spaces and self.READ_OFF_RUNS
+        if read_runs and self.general_targets:  # asked here, once, rather than at the first run that has some
+            idle = read_runs = self._targets_idle()
         memo, down, cards_key, refused = self.run_memo, self.down, self.cards_key, self.space_refused
         for src, limit, seq, counts, kept in self.run_plan:
             found = runs[src]

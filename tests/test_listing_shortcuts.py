@@ -16,9 +16,10 @@ empty rule's clauses past its space gates kept by source and count (`gated_count
 target refuses for good asked about once (`space_refused`), runs tried only up to the counts a take rule's
 leading count clauses let through (`TAKE_LIMITS`: La Nivernaise's foundations give their top card alone), the
 runs of a source that gives its top card alone read off by the kind of its top (`single_runs`), the moves of a
-ruleset whose piles give no top cards listed as the stock's and the windows' alone (`windows_only`: Decade), and
+ruleset whose piles give no top cards listed as the stock's and the windows' alone (`windows_only`: Decade),
 dealing rules that ask only whether a group's piles are empty read off the index (`deal_gates`: Blockade, Spider,
-Intelligence).
+Intelligence), and runs listed by a loop that reads only their kinds' `dests` and `checked` lists where no
+space is open and runs' general targets are idle (`READ_OFF_RUNS`).
 
 A game with every shortcut and a twin with none are stepped through the same random moves, with steps taken back
 (the order of the legal moves follows the history of the move indexes); each position must list the same moves in
@@ -50,7 +51,8 @@ def general_twin(name: str, seed: int) -> Game:
     with mock.patch.object(Game, "FILE_UNTABLED_SPACES", False), \
             mock.patch.object(Game, "SIMPLE_BESIDE_SPACE_TARGETS", False), \
             mock.patch.object(Game, "SHARE_KIND_LISTS", False), \
-            mock.patch.object(Game, "TAKE_LIMITS", False):
+            mock.patch.object(Game, "TAKE_LIMITS", False), \
+            mock.patch.object(Game, "READ_OFF_RUNS", False):
         twin = Game(load_ruleset(name), seed=seed)
     twin.kept_checked = False
     twin.take_shapes = [None] * len(twin.take_shapes)
@@ -230,3 +232,26 @@ def test_a_ruleset_whose_piles_give_no_top_cards_lists_the_stock_and_the_windows
             decade.take_back_step()
         else:
             decade._step(moves[rnd.randrange(len(moves))])
+
+
+@pytest.mark.parametrize("name", ["emperor", "midshipman", "blockade", "harp", "rouge-et-noir-whole-piles"])
+def test_runs_read_off_their_kinds_lists_list_what_the_full_loop_lists(name):
+    """Where the piles filed in `checked` are all judged by verdicts kept by source and count, runs are listed while
+    no space is open and their general targets, if any, are idle (Rouge et Noir's tableau spaces, which take only the
+    waste's card) by a loop that reads their kinds' `dests` and `checked` lists alone (`READ_OFF_RUNS`): the same
+    moves, in the same order, as the loop that asks about spaces and targets too."""
+    for seed in (1, 2):
+        game, rnd, read = Game(load_ruleset(name), seed=seed), random.Random(seed), 0
+        assert game.has_checked and game.kept_checked
+        for _ in range(200):
+            moves = game.legal_moves()
+            read += not game.open_spaces and (not game.general_targets or game._targets_idle())
+            with mock.patch.object(Game, "READ_OFF_RUNS", False):
+                assert game.legal_moves() == moves
+            if not moves or game.rules.win(game.ctx):
+                break
+            if game.history and rnd.random() < 0.2:
+                game.take_back_step()
+                continue
+            game._step(moves[rnd.randrange(len(moves))])
+        assert read > 50

@@ -17,6 +17,11 @@ class KeptVerdicts:
     """The part of `Game` that reads verdicts kept by the move indexes' tables (move_index.py) where judging every
     rule again would give the same: the move generator (move_gen.py) asks it first."""
 
+    # Whether `_all_moves` lists runs through its loop that reads their kinds' `dests` and `checked` lists alone, the
+    # latter's verdicts read off (off: through the loop that also asks about spaces and general targets, which a test
+    # compares with).
+    READ_OFF_RUNS = True
+
     def _targets_idle(self) -> bool:
         """Whether the general targets take cards into spaces alone and none of them has a space open now (`_space_open`:
         its empty rule may close every space in a position): a run's general targets then add no move (and judge

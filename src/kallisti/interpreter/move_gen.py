@@ -128,6 +128,10 @@ class MoveGeneration:
         runs = self.runs
         only_dests = not (spaces or has_checked)  # the common case: each run's kind's `dests` list, nothing else
         idle = None  # whether runs' general targets add nothing here (`_targets_idle`), asked at the first that has some
+        # Or, no space open, checked verdicts kept, general targets idle: `dests` and `checked` lists, read off, alone
+        read_runs = has_checked and kept_checked and not spaces and self.READ_OFF_RUNS
+        if read_runs and self.general_targets:  # asked here, once, rather than at the first run that has some
+            idle = read_runs = self._targets_idle()
         memo, down, cards_key, refused = self.run_memo, self.down, self.cards_key, self.space_refused
         single = self.single_runs
         for src, limit, seq, counts, kept in self.run_plan:
@@ -157,6 +161,24 @@ class MoveGeneration:
                                 append(head + d)
                 else:
                     continue
+            elif read_runs:
+                for head, k, n, _ in found:
+                    lst = dests[k]
+                    if lst:
+                        for d in lst:
+                            if d != src:
+                                append(head + d)
+                    lst = checked[k]
+                    if lst:
+                        key = src * span + n
+                        for d in lst:
+                            if d != src:
+                                ok = (build_memos[d] if piles[d] else space_memos[d]).get(key)
+                                if ok:
+                                    append(head + d)
+                                elif ok is None:
+                                    self._checked_targets(out, (d,), src, n, head)
+                continue
             for head, k, n, targets in found:
                 lst = dests[k]
                 if lst:
@@ -564,25 +586,3 @@ class MoveGeneration:
                     continue
             return True
         return False
-
-    # -- decoding ----------------------------------------------------------------------------
-    def decode(self, m: int) -> tuple[str, int, int, int]:
-        """(kind, src, dst, n) of a move: kind is `move`, `deal`, `redeal` or `discard` (n cards of a window,
-        which `window` places, to the discard pile dst)."""
-        P = self.P
-        if m >= self.discard_base:
-            if m >= self.reach_base:
-                src, _, n, dst = self.reach_window(m)
-                return ("move", src, dst, n)
-            p, _, length = self.window(m)
-            return ("discard", p, self._discard_target(p), length)
-        if m < P:
-            return ("deal", m, -1, 0)
-        if m < 2 * P and m < P * P:
-            return ("redeal", m - P, -1, 0)
-        n, rest = divmod(m, P * P)
-        src, dst = divmod(rest, P)
-        return ("move", src, dst, n)
-
-    def encode(self, src: int, dst: int, n: int) -> int:
-        return (n * self.P + src) * self.P + dst

@@ -1,4 +1,4 @@
-"""Applying and undoing moves: card moves, discards, reach moves, deals and redeals, each with its undo record."""
+"""Applying and undoing moves (card moves, discards, reach moves, deals, redeals), and a move's number decoded."""
 
 from __future__ import annotations
 
@@ -81,6 +81,28 @@ class MoveApplication:
         self._refresh(dst)
         self.moves_played += 1
         return (m, flipped, start, n) if m >= self.reach_base else (m, flipped)
+
+    # -- decoding ----------------------------------------------------------------------------
+    def decode(self, m: int) -> tuple[str, int, int, int]:
+        """(kind, src, dst, n) of a move: kind is `move`, `deal`, `redeal` or `discard` (n cards of a window,
+        which `window` places, to the discard pile dst)."""
+        P = self.P
+        if m >= self.discard_base:
+            if m >= self.reach_base:
+                src, _, n, dst = self.reach_window(m)
+                return ("move", src, dst, n)
+            p, _, length = self.window(m)
+            return ("discard", p, self._discard_target(p), length)
+        if m < P:
+            return ("deal", m, -1, 0)
+        if m < 2 * P and m < P * P:
+            return ("redeal", m - P, -1, 0)
+        n, rest = divmod(m, P * P)
+        src, dst = divmod(rest, P)
+        return ("move", src, dst, n)
+
+    def encode(self, src: int, dst: int, n: int) -> int:
+        return (n * self.P + src) * self.P + dst
 
     def _card_move_parts(self, m: int):
         """(n, src, dst, source group, target group) of a card move; the groups are None within one group."""

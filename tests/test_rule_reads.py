@@ -17,7 +17,7 @@ import pytest
 from kallisti.errors import Pos
 from kallisti.interpreter import compiler as C
 from kallisti.interpreter.game import Game, LayoutChanged
-from kallisti.interpreter.move_patterns import stock_bound
+from kallisti.interpreter.move_patterns import pattern_masks, stock_bound
 from kallisti.model.ruleset import load_ruleset
 
 AT = Pos("<test>")
@@ -412,3 +412,22 @@ def test_a_dealing_rule_of_empty_piles_is_read_off_the_index(verb, expr):
             game._step(moves[rnd.randrange(len(moves))])
     # Both verdicts met, but where the clause added contradicts Blockade's own (a space and none at once).
     assert seen == ({False} if (verb, expr) == ("require", "any(p in tableau: p.empty)") else {True, False})
+
+
+@pytest.mark.parametrize("name", ["discordian", "forty-thieves", "intelligence", "la-nivernaise", "octave"])
+def test_the_pairs_a_move_pattern_may_match_are_those_naming_both_piles_groups(name):
+    """`pattern_masks` marks, per pair of piles, whether a card move between them may match a compulsory or automatic
+    pattern (one that names both piles' groups) and whether it surely does (such a pattern with no `when`): the
+    table, made row by row, is what asking every pattern about every pair gives."""
+    rules = load_ruleset(name)
+    P, group_of = rules.pile_count, rules.group_of
+    for patterns in (rules.compulsory, rules.auto):
+        masks = pattern_masks(P, 1, group_of, patterns)
+        moving = [p for p in patterns if p.kind == "move"]
+        for s in range(P):
+            for d in range(P):
+                naming = [p for p in moving if group_of[s] in p.sources and group_of[d] in p.targets]
+                assert masks[0][s * P + d] == bool(naming)
+                assert masks[3][s * P + d] == any(p.when is None for p in naming)
+    assert any(pattern_masks(P, 1, group_of, patterns)[0].count(1) for patterns in (rules.compulsory, rules.auto)) \
+        or name in ("intelligence", "la-nivernaise")  # their only automatic move is a deal

@@ -155,8 +155,9 @@ class MoveIndex:
                     self.refill_of[p] = (rules.groups[g.refill["from"]].piles[0], g.refill["count"])
         self.accepts_on_top = [self.accepted_on[gi] or {} for gi in self.gindex]
         # The same as tuples indexed by the top's kind: `_refresh` reads them twice a move, and indexing is cheaper
-        # than `dict.get`.
-        self.accepts_by_kind = [tuple(accepts.get(k, ()) for k in range(kinds)) for accepts in self.accepts_on_top]
+        # than `dict.get`. Made once a group: its piles share it.
+        by_group = [tuple((accepted or {}).get(k, ()) for k in range(kinds)) for accepted in self.accepted_on]
+        self.accepts_by_kind = [by_group[gi] for gi in self.gindex]
         self.space_kinds_of = [() if self.open_group[gi] else self.space_kinds[gi] for gi in self.gindex]
         self._class_kinds(kinds)
         self.list_slots, self.list_counts = list_slots(

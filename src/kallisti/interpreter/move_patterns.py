@@ -13,16 +13,31 @@ def pattern_masks(P: int, span: int, group_of, patterns) -> tuple | None:
     if P <= 2:
         return None
     moving = [p for p in patterns if p.kind == "move"]
-    pairs = bytes(any(group_of[s] in p.sources and group_of[d] in p.targets for p in moving)
-                  for s in range(P) for d in range(P))
-    sure = bytes(any(p.when is None and group_of[s] in p.sources and group_of[d] in p.targets for p in moving)
-                 for s in range(P) for d in range(P))
+    pairs = _pair_table(P, group_of, moving)
+    sure = _pair_table(P, group_of, [p for p in moving if p.when is None])
     deals = bytes(any(p.kind == "deal" and group_of[s] in p.sources for p in patterns) for s in range(P))
     redeals = bytes(any(p.kind == "redeal" and group_of[s] in p.sources for p in patterns) for s in range(P))
     discards = [p for p in patterns if p.kind == "discard"]
     windows = (bytes(any(group_of[s] in p.sources for p in discards) for s in range(P)),
                bytes(any(p.when is None and group_of[s] in p.sources for p in discards) for s in range(P)), span * span)
     return pairs, deals, redeals, sure, windows
+
+
+def _pair_table(P: int, group_of, moving) -> bytes:
+    """Per pair of piles (src * P + dst), 1 where one of the card-move patterns `moving` names both piles' groups: each
+    source pile's row of destinations made once as bits, and each distinct row written out once (a table of P * P,
+    made for every ruleset a change brings, so not pair by pair)."""
+    rows = [0] * P  # per source pile, its destinations as bits
+    for p in moving:
+        targets = sum(1 << d for d in range(P) if group_of[d] in p.targets)
+        for s in range(P):
+            if group_of[s] in p.sources:
+                rows[s] |= targets
+    written: dict[int, bytes] = {}
+    for bits in rows:
+        if bits not in written:
+            written[bits] = bytes((bits >> d) & 1 for d in range(P))
+    return b"".join(written[bits] for bits in rows)
 
 
 def stock_bound(P: int, patterns) -> int | None:
